@@ -1,0 +1,250 @@
+/**
+ * `StdioConnection`: one MCP server as a child process speaking line-delimited JSON on stdin/stdout
+ * (S25/basic/transports, S26/basic/transports/stdio). Bytes and processes only: the JSON-RPC engine above
+ * does initialize, correlation and cancellation. Shutdown follows the spec's order (see terminate.ts).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { debuglog } from 'node:util';
+import { McpError } from '../../errors/index.js';
+import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import type { CloseOptions, CloseReport, Connection, ConnectionEvents, SendOptions } from '../connection.js';
+import type { StdioTransportOptions } from '../options.js';
+import { track, untrack } from './exit-hook.js';
+import { LineDecoder } from './framing.js';
+import { ServerTree } from './server-tree.js';
+import { commandTarget, spawnServer } from './spawn.js';
+import { StderrRing } from './stderr-ring.js';
+import { type ExitInfo, terminate } from './terminate.js';
+
+const debug = debuglog('autos-mcp');
+const DEFAULT_GRACE_MS = 2000;
+/** Errors carry a shorter tail than the CloseReport: they travel through logs and worker messages. */
+const ERROR_TAIL_CHARS = 8 * 1024;
+/** After the server exits, how long we wait for stdout to drain before reporting (a grandchild may hold it open). */
+const STDOUT_DRAIN_MS = 200;
+
+type State = 'new' | 'starting' | 'open' | 'failed_start';
+
+/** A connection to a stdio MCP server. Create, `start(events)`, `send()`, `close()`. */
+export class StdioConnection implements Connection {
+  readonly transport = 'stdio' as const;
+  readonly target: string;
+  readonly #options: StdioTransportOptions;
+  readonly #decoder: LineDecoder;
+  readonly #stderr = new StderrRing();
+  #state: State = 'new';
+  #starting: Promise<void> | undefined;
+  #child: ChildProcess | undefined;
+  #tree: ServerTree | undefined;
+  #events: ConnectionEvents | undefined;
+  /** True once `closed` was emitted or `close()` was called: no event is delivered after that. */
+  #silenced = false;
+  #exit: ExitInfo | undefined;
+  #exited!: Promise<void>;
+  #markExited!: () => void;
+  #stdoutEnded!: Promise<void>;
+  #teardown: Promise<CloseReport> | undefined;
+  #writeChain: Promise<void> = Promise.resolve();
+
+  constructor(options: StdioTransportOptions) {
+    this.#options = options;
+    this.target = commandTarget(options.command);
+    this.#decoder = new LineDecoder(options.maxMessageBytes);
+  }
+
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** Spawns the server. Resolves once it runs (it does not wait for the server to be ready). */
+  start(events: ConnectionEvents): Promise<void> {
+    if (this.#state !== 'new')
+      return Promise.reject(new McpError('config', `start() on ${this.target} called twice`));
+    this.#state = 'starting';
+    this.#events = events;
+    this.#starting = this.#spawn();
+    return this.#starting;
+  }
+
+  async #spawn(): Promise<void> {
+    let child: ChildProcess;
+    try {
+      child = await spawnServer(this.#options);
+    } catch (error) {
+      this.#state = 'failed_start';
+      debug('stdio %s: spawn failed: %s', this.target, (error as Error).message);
+      throw error;
+    }
+    this.#child = child;
+    this.#state = 'open';
+    const tree = new ServerTree(child.pid!);
+    this.#tree = tree;
+    track(tree);
+    debug('stdio %s: spawned pid %d with %d args', this.target, child.pid, this.#options.args.length);
+    this.#exited = new Promise((resolve) => {
+      this.#markExited = resolve;
+    });
+    this.#stdoutEnded = new Promise((resolve) => child.stdout!.once('close', resolve));
+    child.stdout!.on('data', (chunk: Buffer) => this.#onStdout(chunk));
+    // stderr must always be drained or a chatty server blocks on a full pipe; we keep a bounded tail.
+    child.stderr?.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
+    // Broken pipes surface through send()'s callback; without a listener they would crash the host.
+    child.stdin!.on('error', (error: NodeJS.ErrnoException) =>
+      debug('stdio %s: stdin %s', this.target, error.code),
+    );
+    child.stdout!.on('error', () => undefined);
+    child.stderr?.on('error', () => undefined);
+    child.on('exit', (code, signal) => this.#onExit(code, signal));
+    child.stdout!.once('end', () => this.#onStdoutEnd());
+  }
+
+  /** Writes one message as a line. Lines are written one at a time, in call order: the pipe buffer bounds memory. */
+  send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
+    if (this.#state !== 'open' || this.#silenced || this.#exit !== undefined) {
+      return Promise.reject(this.#closedError('send'));
+    }
+    let line: string;
+    try {
+      // JSON.stringify escapes every newline inside strings, so one message is always exactly one line.
+      line = `${JSON.stringify(message)}\n`;
+    } catch (cause) {
+      return Promise.reject(
+        new McpError('protocol', `cannot serialize a message for ${this.target}`, { cause }),
+      );
+    }
+    const job = this.#writeChain.then(() => this.#write(line, options.signal));
+    this.#writeChain = job.catch(() => undefined);
+    return job;
+  }
+
+  #write(line: string, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) {
+      return Promise.reject(
+        new McpError('cancelled', `send to ${this.target} cancelled before it was written`),
+      );
+    }
+    if (this.#silenced || this.#exit !== undefined) return Promise.reject(this.#closedError('send'));
+    const stdin = this.#child!.stdin!;
+    return new Promise((resolve, reject) => {
+      stdin.write(line, (error) => {
+        if (!error) return resolve();
+        const code = (error as NodeJS.ErrnoException).code ?? 'error';
+        // A pipe that broke mid-line never delivered a complete line, so the server cannot have acted on it.
+        const notSent =
+          code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
+        const delivery = notSent ? 'not_sent' : 'unknown';
+        if (this.#silenced || this.#exit !== undefined) reject(this.#closedError('send', error));
+        else
+          reject(
+            new McpError('transport', `write to ${this.target} failed (${code})`, { delivery, cause: error }),
+          );
+      });
+    });
+  }
+
+  /** Closes stdin, waits, then SIGTERM and SIGKILL of the process group and known descendants. Idempotent. */
+  close(options: CloseOptions = {}): Promise<CloseReport> {
+    this.#silenced = true;
+    this.#teardown ??= this.#shutdown(options.graceMs ?? DEFAULT_GRACE_MS);
+    return this.#teardown;
+  }
+
+  async #shutdown(graceMs: number): Promise<CloseReport> {
+    if (this.#starting) await this.#starting.catch(() => undefined);
+    const child = this.#child;
+    const tree = this.#tree;
+    if (!child || !tree) {
+      return {
+        activeProcesses: 0,
+        exitCode: null,
+        signal: null,
+        ended: 'not_started',
+        stderrTail: '',
+        lateResponsesDropped: 0,
+      };
+    }
+    const result = await terminate({
+      child,
+      tree,
+      graceMs,
+      exited: this.#exited,
+      hasExited: () => this.#exit !== undefined,
+      target: this.target,
+    });
+    untrack(tree);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.stdin?.destroy();
+    const report: CloseReport = {
+      activeProcesses: result.activeProcesses,
+      exitCode: this.#exit?.code ?? null,
+      signal: this.#exit?.signal ?? null,
+      ended: result.ended,
+      stderrTail: this.#stderr.tail(),
+      lateResponsesDropped: 0,
+    };
+    debug('stdio %s: closed (ended %s, %d left)', this.target, report.ended, report.activeProcesses);
+    return report;
+  }
+
+  #onStdout(chunk: Buffer): void {
+    if (this.#silenced) return;
+    const { values, error } = this.#decoder.feed(chunk);
+    for (const value of values) {
+      if (this.#silenced) return;
+      this.#events!.message(value);
+    }
+    if (error) {
+      const kind = error.type === 'too_large' ? 'too_large' : 'protocol';
+      this.#fail(new McpError(kind, `${this.target}: ${error.message}`, this.#errorOptions()));
+    }
+  }
+
+  #onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.#exit = { code, signal };
+    this.#tree?.markRootExited();
+    this.#markExited();
+    debug('stdio %s: pid %d exited (code %s, signal %s)', this.target, this.#child?.pid, code, signal);
+    if (this.#silenced) return;
+    // Deliver what the server wrote before exiting, then report; a grandchild holding stdout must not stall us.
+    const drained = new Promise<void>((resolve) => setTimeout(resolve, STDOUT_DRAIN_MS).unref());
+    void Promise.race([this.#stdoutEnded, drained]).then(() => {
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      this.#fail(
+        new McpError('closed', `${this.target} (pid ${this.#child?.pid}) ${how}`, this.#errorOptions()),
+      );
+    });
+  }
+
+  /** "The server MAY shut down by closing stdout" (S25/basic/lifecycle): treat it as the end of the connection. */
+  #onStdoutEnd(): void {
+    setTimeout(() => {
+      if (this.#silenced || this.#exit !== undefined) return;
+      this.#fail(new McpError('closed', `${this.target} closed its stdout`, this.#errorOptions()));
+    }, STDOUT_DRAIN_MS).unref();
+  }
+
+  /** Fails the connection: report once, then tear the process tree down in the background. */
+  #fail(error: McpError): void {
+    if (this.#silenced) return;
+    this.#silenced = true;
+    debug('stdio %s: connection failed (%s)', this.target, error.kind);
+    try {
+      this.#events!.closed(error);
+    } finally {
+      this.#teardown ??= this.#shutdown(DEFAULT_GRACE_MS);
+    }
+  }
+
+  #errorOptions(): { delivery: 'unknown'; stderrTail?: string } {
+    const tail = this.#stderr.tail(ERROR_TAIL_CHARS);
+    return tail ? { delivery: 'unknown', stderrTail: tail } : { delivery: 'unknown' };
+  }
+
+  #closedError(operation: string, cause?: unknown): McpError {
+    const state = this.#state === 'new' || this.#state === 'starting' ? 'not started' : 'closed';
+    const options =
+      cause === undefined ? { delivery: 'not_sent' as const } : { delivery: 'not_sent' as const, cause };
+    return new McpError('closed', `${operation} on ${this.target}: connection ${state}`, options);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The child's environment: an allow-list of the parent's variables (enough to find programs, locate the
+ * home directory, pick a locale and a temp dir) plus what the config names. Never the whole parent
+ * environment, so unrelated secrets (cloud keys, tokens) do not leak into every server we start.
+ */
+
+const POSIX_ALLOWED = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'TERM',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+] as const;
+
+/** Windows needs these for programs (and cmd.exe shims) to start at all. */
+const WINDOWS_EXTRA = [
+  'SYSTEMROOT',
+  'SystemDrive',
+  'PATHEXT',
+  'COMSPEC',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'USERPROFILE',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'PROGRAMFILES',
+  'ProgramData',
+  'WINDIR',
+  'NUMBER_OF_PROCESSORS',
+  'PROCESSOR_ARCHITECTURE',
+] as const;
+
+/**
+ * Builds the child environment. Pure: `parentEnv` is usually `process.env`. On Windows, names compare
+ * case-insensitively (the parent may spell it `Path`), the parent's spelling is kept, and an `extra`
+ * variable replaces a parent one of the same name in any case.
+ */
+export function buildChildEnv(
+  parentEnv: Readonly<Record<string, string | undefined>>,
+  extra: Readonly<Record<string, string>>,
+  platform: NodeJS.Platform,
+): Record<string, string> {
+  const windows = platform === 'win32';
+  const allowed = windows ? [...POSIX_ALLOWED, ...WINDOWS_EXTRA] : [...POSIX_ALLOWED];
+  const fold = (name: string): string => (windows ? name.toUpperCase() : name);
+  const allowedSet = new Set(allowed.map(fold));
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parentEnv)) {
+    if (value !== undefined && allowedSet.has(fold(name))) out[name] = value;
+  }
+  for (const [name, value] of Object.entries(extra)) {
+    if (windows) {
+      for (const existing of Object.keys(out)) if (fold(existing) === fold(name)) delete out[existing];
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+/** Case-insensitive lookup on Windows, exact elsewhere. */
+export function getEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  platform: NodeJS.Platform,
+): string | undefined {
+  if (platform !== 'win32') return env[name];
+  const upper = name.toUpperCase();
+  for (const [key, value] of Object.entries(env)) if (key.toUpperCase() === upper) return value;
+  return undefined;
+}

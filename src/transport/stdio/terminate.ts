@@ -1,0 +1,74 @@
+/**
+ * The stdio shutdown sequence, in the spec's order (S25/basic/lifecycle, S26/basic/transports/stdio):
+ * "the client SHOULD initiate shutdown by closing the input stream to the child process, waiting for the
+ * server to exit, or sending SIGTERM if the server does not exit within a reasonable time; SIGKILL if it does
+ * not exit within a reasonable time after SIGTERM". Leftover descendants are ended with the server.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { debuglog } from 'node:util';
+import type { CloseReport } from '../connection.js';
+import type { ServerTree } from './server-tree.js';
+
+const debug = debuglog('autos-mcp');
+/** After SIGKILL we only wait for the kernel to reap, which is quick. */
+const KILL_VERIFY_MS = 2000;
+const POLL_MS = 25;
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface TerminateInput {
+  child: ChildProcess;
+  tree: ServerTree;
+  graceMs: number;
+  /** Resolves when the server process has exited. */
+  exited: Promise<void>;
+  hasExited: () => boolean;
+  target: string;
+}
+
+export interface TerminateResult {
+  ended: CloseReport['ended'];
+  activeProcesses: number;
+}
+
+/** Runs the sequence and verifies the outcome. Never throws. */
+export async function terminate(input: TerminateInput): Promise<TerminateResult> {
+  const { child, tree, graceMs, exited, hasExited, target } = input;
+  // Take a snapshot before anything can exit: once the server dies its orphans are reparented out of reach.
+  tree.remember();
+  const exitedBefore = hasExited();
+  // 1. Close stdin, 2. wait for the server to exit.
+  child.stdin?.end();
+  if (!hasExited()) await Promise.race([exited, delay(graceMs)]);
+  let ended: CloseReport['ended'] = hasExited() ? 'exited' : 'none';
+  if (exitedBefore) ended = 'exited';
+  // 3. SIGTERM the group and every known descendant (also when the server left children behind).
+  if (tree.countAlive() > 0) {
+    const serverAlive = !hasExited();
+    debug('stdio %s: SIGTERM process group %d', target, tree.pid);
+    tree.signal('SIGTERM');
+    if (serverAlive) ended = 'sigterm';
+    await waitUntil(() => tree.countAlive() === 0, graceMs);
+  }
+  // 4. SIGKILL whatever is left.
+  if (tree.countAlive() > 0) {
+    const serverAlive = !hasExited();
+    debug('stdio %s: SIGKILL process group %d', target, tree.pid);
+    tree.signal('SIGKILL');
+    if (serverAlive) ended = 'sigkill';
+    await waitUntil(() => tree.countAlive() === 0, KILL_VERIFY_MS);
+  }
+  return { ended, activeProcesses: tree.countAlive() };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await delay(POLL_MS);
+}
