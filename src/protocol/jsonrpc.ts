@@ -1,7 +1,7 @@
 /**
  * JSON-RPC 2.0 message shapes as MCP uses them (one message per stdio line or HTTP body, never a batch),
  * and a classifier that turns an untrusted parsed value into one of them or says why it is not one.
- * Spec: S*/basic/index.
+ * Spec: S25+26/basic/index.
  */
 
 export type RequestId = string | number;

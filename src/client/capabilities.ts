@@ -1,0 +1,65 @@
+/**
+ * Declare only what is implemented: the client capabilities follow from the handlers given in options,
+ * and the same handlers serve 2025's server-initiated requests and 2026's MRTR input requests.
+ * Spec: S25/basic/lifecycle (capabilities), S25/client/elicitation, S26/basic/patterns/mrtr.
+ */
+import { RpcError } from '../errors/index.js';
+import { INVALID_PARAMS, METHOD_NOT_FOUND } from '../protocol/jsonrpc.js';
+import type { ConnectOptions, HandlerContext } from './options.js';
+import type { ElicitationRequest } from './types.js';
+
+/** The `ClientCapabilities` object for these options; `{}` when no handler was given. */
+export function clientCapabilities(options: ConnectOptions): Record<string, unknown> {
+  const capabilities: Record<string, unknown> = {};
+  if (options.onElicitation) capabilities['elicitation'] = { form: {} };
+  if (options.onSampling) capabilities['sampling'] = {};
+  if (options.onListRoots) capabilities['roots'] = {};
+  return capabilities;
+}
+
+/** True when every input request can be answered by a handler. */
+export function canAnswer(options: ConnectOptions, method: string): boolean {
+  switch (method) {
+    case 'elicitation/create':
+      return options.onElicitation !== undefined;
+    case 'sampling/createMessage':
+      return options.onSampling !== undefined;
+    case 'roots/list':
+      return options.onListRoots !== undefined;
+    default:
+      return false;
+  }
+}
+
+function rpcFailure(code: number, message: string): RpcError {
+  return new RpcError('client handler', 'client', code, message, undefined);
+}
+
+/**
+ * Runs the handler for one server→client request. Returns undefined when nothing is declared for the
+ * method (the engine answers -32601), or a promise of the result.
+ */
+export function answerInputRequest(
+  options: ConnectOptions,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  context: HandlerContext,
+): Promise<Record<string, unknown>> | undefined {
+  if (!canAnswer(options, method)) return undefined;
+  switch (method) {
+    case 'elicitation/create': {
+      const request = (params ?? {}) as ElicitationRequest;
+      // A request without `mode` is form mode; a mode we did not declare gets -32602 (S25/client/elicitation).
+      if (request.mode !== undefined && request.mode !== 'form') {
+        return Promise.reject(rpcFailure(INVALID_PARAMS, `elicitation mode ${String(request.mode)} is not supported`));
+      }
+      return options.onElicitation!(request, context) as Promise<Record<string, unknown>>;
+    }
+    case 'sampling/createMessage':
+      return options.onSampling!(params ?? {}, context);
+    case 'roots/list':
+      return options.onListRoots!(context) as Promise<Record<string, unknown>>;
+    default:
+      return Promise.reject(rpcFailure(METHOD_NOT_FOUND, `Method not found: ${method}`));
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Options of `connect`, `callTool` and `withClient`: the functions and per-run choices that do not belong
+ * in the plain-data config. Giving a handler is what declares the matching client capability.
+ */
+import type { ServerLogEntry, ElicitationRequest, ElicitResult } from './types.js';
+
+/** Context handed to every handler. */
+export interface HandlerContext {
+  /** The server's display name (its config target). */
+  target: string;
+  /** Aborted when the request that needs the input is cancelled or the client closes. */
+  signal: AbortSignal;
+}
+
+export interface ConnectOptions {
+  /** Deadline for the connection to be ready (spawn + handshake or probe), in ms. Default: the config's timeoutMs. */
+  timeoutMs?: number;
+  /** Aborting cancels the connection attempt and cleans up. */
+  signal?: AbortSignal;
+  /**
+   * Answers elicitations: 2025's server-initiated `elicitation/create` and 2026's MRTR input requests.
+   * Giving it declares the `elicitation` capability (form mode). Without it nothing is declared.
+   */
+  onElicitation?: (request: ElicitationRequest, context: HandlerContext) => Promise<ElicitResult>;
+  /** Answers `sampling/createMessage` (deprecated in 2026). Declares `sampling`. */
+  onSampling?: (params: Record<string, unknown>, context: HandlerContext) => Promise<Record<string, unknown>>;
+  /** Answers `roots/list` (deprecated in 2026). Declares `roots`. */
+  onListRoots?: (context: HandlerContext) => Promise<{ roots: Array<{ uri: string; name?: string }> }>;
+  /** Receives the server's `notifications/message` logs, bounded and redacted. */
+  onLog?: (entry: ServerLogEntry) => void;
+  /** Most MRTR rounds one call may take before it fails with `kind: 'protocol'`. Default 8. */
+  maxInputRounds?: number;
+}

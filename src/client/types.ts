@@ -1,0 +1,127 @@
+/**
+ * The shapes the client hands back: tools, tool results, MRTR input requests, discovery. They describe
+ * what servers send; everything in them is data from the server, never an instruction to anyone.
+ * Spec: T25/T26 (`Tool`, `CallToolResult`, `InputRequiredResult`, `DiscoverResult`).
+ */
+
+/** An MCP `Implementation` (serverInfo / clientInfo). Self-reported: for display and logs only. */
+export interface Implementation {
+  name: string;
+  version: string;
+  title?: string;
+  [key: string]: unknown;
+}
+
+/** A tool definition exactly as the server gave it (schemas never dereferenced or stripped). */
+export interface Tool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+  outputSchema?: Record<string, unknown>;
+  /** Untrusted hints unless you trust the server (S25+26/server/tools). */
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A tool left out of `listTools` because its definition is malformed, with the reason. */
+export interface ExcludedTool {
+  name: string;
+  reason: string;
+}
+
+/** `listToolsDetailed()`: the usable tools, the excluded ones, and the 2026 cache hints of the last page. */
+export interface ToolList {
+  tools: Tool[];
+  excluded: ExcludedTool[];
+  /** How long the list may be reused, in ms (2026-07-28 servers). */
+  ttlMs?: number;
+  cacheScope?: 'public' | 'private';
+  /** True when the answer came from the client's cache (`cache: true`). */
+  fromCache: boolean;
+}
+
+/** One content block of a tool result (`text`, `image`, `audio`, `resource_link`, `resource`). */
+export interface ContentBlock {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** A complete tool result, as the server sent it. `isError: true` is a result, not an exception. */
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  resultType?: 'complete';
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** One server→client input request inside an MRTR `input_required` result. */
+export interface InputRequest {
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list' | string;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * A 2026-07-28 `input_required` result returned as data because no handler was given for what it asks.
+ * Nothing was executed on your behalf; call again with handlers in `connect` options to complete it.
+ */
+export interface InputRequiredResult {
+  resultType: 'input_required';
+  inputRequests?: Record<string, InputRequest>;
+  requestState?: string;
+  /** Absent on an incomplete result; declared so `result.content` type-checks on the union. */
+  content?: never;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** What `callTool` resolves with. Check `isInputRequired(result)` when you use 2026-07-28 MRTR. */
+export type ToolCallOutcome = CallToolResult | InputRequiredResult;
+
+/** True when a result is an MRTR `input_required` result that was not completed. */
+export function isInputRequired(result: unknown): result is InputRequiredResult {
+  return (
+    typeof result === 'object' &&
+    result !== null &&
+    (result as { resultType?: unknown }).resultType === 'input_required'
+  );
+}
+
+/** `server/discover` (2026-07-28), or the same facts taken from `initialize` (2025-11-25). */
+export interface DiscoverResult {
+  supportedVersions: string[];
+  capabilities: Record<string, unknown>;
+  instructions?: string;
+  serverInfo?: Implementation;
+  ttlMs?: number;
+  cacheScope?: 'public' | 'private';
+  /** Where the facts came from. */
+  source: 'server/discover' | 'initialize';
+}
+
+/** An elicitation the server asks the user for (form mode unless `mode` says otherwise). */
+export interface ElicitationRequest {
+  mode?: 'form' | 'url' | string;
+  message: string;
+  requestedSchema?: Record<string, unknown>;
+  url?: string;
+  elicitationId?: string;
+  [key: string]: unknown;
+}
+
+/** The answer to an elicitation. `content` only with `accept` in form mode. */
+export interface ElicitResult {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+  [key: string]: unknown;
+}
+
+/** A `notifications/message` log entry from the server; `data` is bounded and redacted. */
+export interface ServerLogEntry {
+  level: string;
+  logger?: string;
+  data: string;
+}

@@ -1,0 +1,33 @@
+/**
+ * The protocol revisions autos-mcp speaks, and the `_meta` keys of the stateless revision.
+ * Spec: S25/basic/lifecycle (negotiation), S26/basic/versioning, S26/basic/index (`_meta`).
+ */
+
+/** The two revisions this client implements. */
+export type ProtocolVersion = '2025-11-25' | '2026-07-28';
+/** What a config may ask for: one revision, or `auto` (dual-era detection). */
+export type ProtocolVersionChoice = ProtocolVersion | 'auto';
+
+export const LEGACY_VERSION = '2025-11-25';
+export const MODERN_VERSION = '2026-07-28';
+
+/**
+ * Versions a server may answer `initialize` with that share the 2025-11-25 lifecycle (S25/basic/lifecycle:
+ * the client disconnects from anything it does not support). 2026-07-28 is never accepted from
+ * `initialize`: modern servers do not use it.
+ */
+export const LEGACY_COMPATIBLE: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26'];
+
+/** Modern (stateless) revisions this client can send, most preferred first. */
+export const MODERN_SUPPORTED: readonly string[] = [MODERN_VERSION];
+
+export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
+export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+export type Era = 'legacy' | 'modern';
+
+export function eraOf(version: string): Era {
+  return version >= MODERN_VERSION ? 'modern' : 'legacy';
+}
