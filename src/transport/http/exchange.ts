@@ -1,0 +1,283 @@
+/**
+ * One POST exchange of Streamable HTTP: send a message, read a JSON or SSE answer, deliver what arrives,
+ * and for a request stop once its response is in. A 2025 response stream that breaks early is resumed
+ * with GET + `Last-Event-ID` after the SSE `retry` delay, never re-POSTed (S25/basic/transports).
+ */
+
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
+import { McpError } from '../../errors/index.js';
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/jsonrpc.js';
+import type { SendOptions } from '../connection.js';
+import { mediaType, readBounded, readSse, type SseOutcome } from './body.js';
+import { type AbortCause, abortError, networkError, statusError } from './failures.js';
+import { readSessionId, SESSION_HEADER } from './session.js';
+import { buildHeaders, type HttpShell, issue } from './shell.js';
+import { SseParser } from './sse.js';
+
+/** Error bodies are small; this is plenty for a JSON-RPC error with data. */
+const ERROR_BODY_LIMIT = 64 * 1024;
+/** Reconnection delay when the stream set no `retry` (S25/basic/transports leaves the default to us). */
+const DEFAULT_RETRY_MS = 1000;
+/** Consecutive resumptions that brought nothing new before we give up. */
+const MAX_RESUME_ATTEMPTS = 3;
+export const ACCEPT_POST = 'application/json, text/event-stream';
+export const ACCEPT_SSE = 'text/event-stream';
+
+export interface ExchangeInput {
+  message: JsonRpcMessage;
+  options: SendOptions;
+  /** Aborted by the caller's signal or by `close()`; `abortCause()` says which. */
+  signal: AbortSignal;
+  abortCause(): AbortCause;
+}
+
+/** Runs one POST exchange to completion; rejects with an `McpError` (see `Connection.send`). */
+export async function postExchange(shell: HttpShell, input: ExchangeInput): Promise<void> {
+  const { message, options, signal } = input;
+  const rpcMethod = 'method' in message ? message.method : undefined;
+  const requestId = 'method' in message && 'id' in message ? (message as JsonRpcRequest).id : undefined;
+  const label = `POST ${rpcMethod ?? 'response'} to ${shell.target}`;
+  const isInitialize = rpcMethod === 'initialize';
+  // A new initialize starts a new session: it never carries the old id (S25/basic/transports).
+  const headers = buildHeaders(shell, ACCEPT_POST, options.headers, !isInitialize, true);
+  const sessionSent = SESSION_HEADER in headers;
+  if (signal.aborted) throw abortError(label, input.abortCause(), false);
+  const started = performance.now();
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await issue(shell, 'POST', headers, JSON.stringify(message), signal);
+  } catch (error) {
+    if (signal.aborted) throw abortError(label, input.abortCause(), true, error);
+    throw networkError(label, error);
+  }
+  const { statusCode: status, headers: resHeaders, body } = response;
+  shell.log(
+    `POST ${rpcMethod ?? 'response'} -> ${status} ${mediaType(resHeaders['content-type'])} ${Math.round(performance.now() - started)}ms`,
+  );
+  try {
+    if (status < 200 || status >= 300) {
+      await failedStatus(shell, label, status, resHeaders, body, sessionSent);
+      return;
+    }
+    if (isInitialize) shell.sessionId = readSessionId(resHeaders[SESSION_HEADER], shell.target);
+    const type = mediaType(resHeaders['content-type']);
+    if (type === 'text/event-stream') {
+      await sseExchange(shell, input, label, body, requestId);
+      return;
+    }
+    const raw = await readBounded(body, shell.maxMessageBytes);
+    if (raw === null) {
+      throw new McpError('too_large', `${label}: response body exceeds ${shell.maxMessageBytes} bytes`, {
+        delivery: 'unknown',
+      });
+    }
+    if (raw.length === 0 || /^\s*$/.test(raw.toString('utf8'))) {
+      // 202 (or 200/204, ⚠INTERP DIGEST §4) with no body: right for notifications and responses only.
+      if (requestId === undefined) return;
+      throw new McpError('protocol', `${label}: HTTP ${status} without a response to the request`, {
+        delivery: 'unknown',
+        status,
+      });
+    }
+    if (type !== 'application/json' && !type.endsWith('+json')) {
+      throw new McpError(
+        'protocol',
+        `${label}: unexpected content type ${JSON.stringify(type.slice(0, 60))}`,
+        {
+          delivery: 'unknown',
+          status,
+        },
+      );
+    }
+    shell.deliver(parseJson(raw, label));
+  } catch (error) {
+    body.destroy();
+    if (signal.aborted && !(error instanceof McpError && error.kind === 'too_large')) {
+      throw abortError(label, input.abortCause(), true, error);
+    }
+    if (error instanceof McpError) throw error;
+    throw new McpError('transport', `${label}: the response broke off`, {
+      delivery: 'unknown',
+      cause: error,
+    });
+  }
+}
+
+async function sseExchange(
+  shell: HttpShell,
+  input: ExchangeInput,
+  label: string,
+  firstBody: Readable,
+  requestId: RequestId | undefined,
+): Promise<void> {
+  let parser = new SseParser({ maxEventChars: shell.maxMessageBytes + 1024 });
+  const read = (body: Readable): Promise<SseOutcome> =>
+    readSse(body, {
+      parser,
+      maxMessageBytes: shell.maxMessageBytes,
+      label,
+      deliver: (value) => shell.deliver(value),
+      isFinal: (value) => requestId !== undefined && isResponseTo(value, requestId),
+    });
+  let outcome = await read(firstBody);
+  let fruitless = 0;
+  while (outcome.type !== 'done') {
+    if (input.signal.aborted) throw abortError(label, input.abortCause(), true);
+    if (requestId === undefined && outcome.type === 'ended') return; // a notification's stream may simply end
+    if (input.options.resumable !== true || parser.lastEventId === '') {
+      throw new McpError('transport', `${label}: response stream ended before the response`, {
+        delivery: 'unknown',
+        ...(outcome.type === 'broken' ? { cause: outcome.error } : {}),
+      });
+    }
+    fruitless = outcome.progressed ? 0 : fruitless + 1;
+    if (fruitless >= MAX_RESUME_ATTEMPTS) {
+      throw new McpError(
+        'transport',
+        `${label}: response stream ended before the response (gave up after ${fruitless} resumptions)`,
+        {
+          delivery: 'unknown',
+        },
+      );
+    }
+    // S25/basic/transports: the client MUST wait the `retry` value before reconnecting.
+    try {
+      await sleep(parser.retry ?? DEFAULT_RETRY_MS, undefined, { signal: input.signal });
+    } catch (error) {
+      throw abortError(label, input.abortCause(), true, error);
+    }
+    const next = new SseParser({ maxEventChars: shell.maxMessageBytes + 1024 });
+    next.lastEventId = parser.lastEventId;
+    next.retry = parser.retry;
+    const body = await resumeGet(shell, input, label, parser.lastEventId);
+    parser = next;
+    outcome = await read(body);
+  }
+}
+
+/** GET with `Last-Event-ID` on the same endpoint, with the session id and the request's protocol header. */
+async function resumeGet(
+  shell: HttpShell,
+  input: ExchangeInput,
+  label: string,
+  lastEventId: string,
+): Promise<Readable> {
+  const perMessage: Record<string, string> = { 'last-event-id': lastEventId };
+  const version = headerValue(input.options.headers, 'mcp-protocol-version') ?? shell.protocolVersion;
+  if (version !== undefined) perMessage['mcp-protocol-version'] = version;
+  const headers = buildHeaders(shell, ACCEPT_SSE, perMessage, true, false);
+  const getLabel = `${label} (resuming with GET)`;
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await issue(shell, 'GET', headers, null, input.signal);
+  } catch (error) {
+    if (input.signal.aborted) throw abortError(label, input.abortCause(), true, error);
+    const failure = networkError(getLabel, error);
+    throw new McpError('transport', failure.message, { delivery: 'unknown', cause: error });
+  }
+  shell.log(`GET resume -> ${response.statusCode}`);
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    response.body.destroy();
+    const failure = statusError(getLabel, response.statusCode, response.headers, SESSION_HEADER in headers);
+    if (failure.kind === 'session_expired') shell.sessionId = undefined;
+    // The POST itself was delivered; what is unknown is whether it ran.
+    throw new McpError(failure.kind, failure.message, {
+      delivery: 'unknown',
+      status: response.statusCode,
+      ...(failure.challenge === undefined ? {} : { challenge: failure.challenge }),
+    });
+  }
+  if (mediaType(response.headers['content-type']) !== 'text/event-stream') {
+    response.body.destroy();
+    throw new McpError('protocol', `${getLabel}: the resumed stream is not text/event-stream`, {
+      delivery: 'unknown',
+    });
+  }
+  return response.body;
+}
+
+/**
+ * A non-2xx answer. A JSON-RPC error response carrying an id (400 with -32020/-32021/-32022/-32602,
+ * 404 with -32601: S26/basic/transports/streamable-http) is delivered so the engine sees the rpc error;
+ * anything else becomes an `McpError` from the status.
+ */
+async function failedStatus(
+  shell: HttpShell,
+  label: string,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  body: Readable,
+  sessionSent: boolean,
+): Promise<void> {
+  const byStatus = statusError(label, status, headers, sessionSent);
+  if (byStatus.kind !== 'transport' || (status >= 300 && status < 400)) {
+    body.destroy();
+    if (byStatus.kind === 'session_expired') shell.sessionId = undefined;
+    throw byStatus;
+  }
+  const raw = await readBounded(body, ERROR_BODY_LIMIT).catch(() => null);
+  if (raw !== null && raw.length > 0) {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw.toString('utf8'));
+    } catch {
+      value = undefined;
+    }
+    if (isIdentifiedError(value)) {
+      shell.deliver(value);
+      return;
+    }
+    const code = rpcErrorCode(value);
+    if (code !== undefined) {
+      throw new McpError('transport', `${byStatus.message} (JSON-RPC error ${code})`, {
+        status,
+        delivery: byStatus.delivery,
+        code,
+      });
+    }
+  }
+  throw byStatus;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True for a response (result or error, no method) to `id`. */
+export function isResponseTo(value: unknown, id: RequestId): boolean {
+  return (
+    isObject(value) && !('method' in value) && value['id'] === id && ('result' in value || 'error' in value)
+  );
+}
+
+function isIdentifiedError(value: unknown): boolean {
+  if (!isObject(value) || !isObject(value['error'])) return false;
+  const id = value['id'];
+  return typeof id === 'string' || typeof id === 'number';
+}
+
+function rpcErrorCode(value: unknown): number | undefined {
+  if (!isObject(value) || !isObject(value['error'])) return undefined;
+  const code = value['error']['code'];
+  return typeof code === 'number' && Number.isInteger(code) ? code : undefined;
+}
+
+function parseJson(raw: Buffer, label: string): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (cause) {
+    throw new McpError('protocol', `${label}: the response body is not JSON`, { delivery: 'unknown', cause });
+  }
+}
+
+/** Case-insensitive lookup in the engine's per-message headers. */
+export function headerValue(
+  headers: Readonly<Record<string, string>> | undefined,
+  name: string,
+): string | undefined {
+  if (headers === undefined) return undefined;
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value;
+  return undefined;
+}
