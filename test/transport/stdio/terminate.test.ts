@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { fixtureOptions, open, request } from './harness.js';
+
+const linux = process.platform === 'linux';
+
+/** Verified through /proc: a pid is alive when its stat exists and its state is not zombie. */
+function aliveOnLinux(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+describe('StdioConnection: shutdown', { skip: !linux && 'needs /proc' }, () => {
+  it('close() ends the whole process tree, including a grandchild that called setsid', async () => {
+    const { connection, recorder } = await open('grandchildren.mjs');
+    const note = await recorder.waitFor((m) => m.method === 'notifications/message');
+    const pids: Record<string, number> = note.params.data.pids;
+    const all = [connection.pid!, ...Object.values(pids)];
+    for (const pid of all) assert.ok(aliveOnLinux(pid), `pid ${pid} should run before close`);
+    const report = await connection.close({ graceMs: 500 });
+    const left = all.filter(aliveOnLinux);
+    assert.deepEqual(left, [], `want none alive, got ${left.join(',')}`);
+    assert.equal(report.activeProcesses, 0);
+    assert.equal(report.ended, 'exited', 'the server itself exits when stdin closes');
+  });
+
+  it('a server that ignores SIGTERM and stdin EOF is SIGKILLed after the grace periods', async () => {
+    const { connection, recorder } = await open('ignore-sigterm.mjs');
+    await recorder.waitFor((m) => m.method === 'notifications/message');
+    const pid = connection.pid!;
+    const started = Date.now();
+    const report = await connection.close({ graceMs: 300 });
+    assert.equal(report.ended, 'sigkill');
+    assert.equal(report.signal, 'SIGKILL');
+    assert.equal(report.activeProcesses, 0);
+    assert.ok(!aliveOnLinux(pid));
+    assert.ok(Date.now() - started >= 600, 'it waited both grace periods');
+  });
+
+  it('a server that ignores stdin EOF but honours SIGTERM ends by sigterm', async () => {
+    const { connection, recorder } = await open('hang.mjs', ['10000', '--stay']);
+    await connection.send(request(1, 'initialize'));
+    await recorder.waitFor((m) => m.id === 1);
+    await connection.send(request(2, 'tools/call', { name: 'echo', arguments: { text: 'x' } }));
+    const report = await connection.close({ graceMs: 200 });
+    assert.equal(report.ended, 'sigterm');
+    assert.equal(report.signal, 'SIGTERM');
+    assert.equal(report.activeProcesses, 0);
+  });
+
+  it('close() is idempotent and concurrent callers get the same report', async () => {
+    const { connection } = await open('echo-server.mjs');
+    const [a, b] = await Promise.all([connection.close(), connection.close()]);
+    assert.equal(a, b);
+    assert.equal(await connection.close(), a);
+  });
+
+  it('adds one process exit listener however many connections are open', async () => {
+    const before = process.listenerCount('exit');
+    const opened = await Promise.all(Array.from({ length: 20 }, () => open('echo-server.mjs')));
+    assert.ok(process.listenerCount('exit') - before <= 1);
+    await Promise.all(opened.map(({ connection }) => connection.close()));
+    assert.ok(process.listenerCount('exit') - before <= 1);
+  });
+
+  it('kills the server tree when the host process exits without closing', async () => {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    const script = `
+      import { StdioConnection } from ${JSON.stringify(path.resolve(here, '../../../src/transport/stdio/index.ts'))};
+      const c = new StdioConnection(${JSON.stringify(fixtureOptions('grandchildren.mjs'))});
+      await c.start({ message: (m) => { if (m.method) { console.log(JSON.stringify([c.pid, ...Object.values(m.params.data.pids)])); setTimeout(() => process.exit(0), 100); } }, closed() {} });
+    `;
+    const host = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    host.stdout.on('data', (d) => {
+      out += d;
+    });
+    await new Promise((resolve) => host.once('exit', resolve));
+    const pids: number[] = JSON.parse(out.trim());
+    assert.equal(pids.length, 5);
+    const left = pids.filter(aliveOnLinux);
+    assert.deepEqual(left, [], `want none alive after host exit, got ${left.join(',')}`);
+  });
+});
