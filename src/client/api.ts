@@ -3,8 +3,9 @@
  * close) and `withClient` (run a function, then close whatever happens). Importing starts nothing; the
  * HTTP transport (and undici) is loaded only when an HTTP server is first used.
  */
-import { StdioConnection } from '../transport/stdio/index.js';
+
 import type { Connection } from '../transport/connection.js';
+import { StdioConnection } from '../transport/stdio/index.js';
 import { answerInputRequest, clientCapabilities } from './capabilities.js';
 import { Client } from './client.js';
 import { type NormalizedConfig, normalizeConfig, type ServerConfig } from './config.js';
@@ -47,7 +48,11 @@ export async function connect(config: ServerConfig, options: ConnectOptions = {}
     // 2026 over HTTP cancels by closing the response stream, never with a notification (S26/basic/patterns/cancellation).
     engine.settings.cancelNotification = !(normalized.transport === 'http' && wire.era === 'modern');
     // 2025 over HTTP: server-initiated requests not tied to a call arrive only on the GET stream (S25/basic/transports).
-    if (normalized.transport === 'http' && wire.era === 'legacy' && Object.keys(wire.capabilities).length > 0) {
+    if (
+      normalized.transport === 'http' &&
+      wire.era === 'legacy' &&
+      Object.keys(wire.capabilities).length > 0
+    ) {
       connection.listen?.();
     }
     client = new Client(engine, wire, normalized, options, facts, closeSignal);

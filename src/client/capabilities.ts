@@ -51,7 +51,9 @@ export function answerInputRequest(
       const request = (params ?? {}) as ElicitationRequest;
       // A request without `mode` is form mode; a mode we did not declare gets -32602 (S25/client/elicitation).
       if (request.mode !== undefined && request.mode !== 'form') {
-        return Promise.reject(rpcFailure(INVALID_PARAMS, `elicitation mode ${String(request.mode)} is not supported`));
+        return Promise.reject(
+          rpcFailure(INVALID_PARAMS, `elicitation mode ${String(request.mode)} is not supported`),
+        );
       }
       return options.onElicitation!(request, context) as Promise<Record<string, unknown>>;
     }

@@ -98,7 +98,11 @@ export class Client {
 
   /** Lists every tool, with the ones left out and why, and the 2026 cache hints. */
   async listToolsDetailed(options: ListToolsOptions = {}): Promise<ToolList> {
-    if (options.cache && this.#toolCache && isFresh(this.#toolCache.list, this.#toolCache.receivedAt, Date.now())) {
+    if (
+      options.cache &&
+      this.#toolCache &&
+      isFresh(this.#toolCache.list, this.#toolCache.receivedAt, Date.now())
+    ) {
       return { ...this.#toolCache.list, fromCache: true };
     }
     const { items, last } = await fetchAllPages(
@@ -106,14 +110,18 @@ export class Client {
       this.#config.target,
       options.maxPages ?? DEFAULT_MAX_PAGES,
     );
-    const checked = checkTools(items, { headerRules: this.#wire.era === 'modern' && this.#config.transport === 'http' });
-    for (const item of checked.excluded) log('%s: tool %s left out: %s', this.#config.target, item.name, item.reason);
+    const checked = checkTools(items, {
+      headerRules: this.#wire.era === 'modern' && this.#config.transport === 'http',
+    });
+    for (const item of checked.excluded)
+      log('%s: tool %s left out: %s', this.#config.target, item.name, item.reason);
     this.#headerParams = checked.headerParams;
     this.#excluded = new Map(checked.excluded.map((e) => [e.name, e.reason]));
     this.#listed = true;
     const list: ToolList = { tools: checked.tools, excluded: checked.excluded, fromCache: false };
     if (typeof last['ttlMs'] === 'number') list.ttlMs = last['ttlMs'];
-    if (last['cacheScope'] === 'public' || last['cacheScope'] === 'private') list.cacheScope = last['cacheScope'];
+    if (last['cacheScope'] === 'public' || last['cacheScope'] === 'private')
+      list.cacheScope = last['cacheScope'];
     this.#toolCache = { list, receivedAt: Date.now() };
     return list;
   }
@@ -122,7 +130,11 @@ export class Client {
    * Calls a tool and returns its result as the server sent it. `isError: true` is a result, not an
    * exception. In 2026, an `input_required` result without matching handlers is returned as data.
    */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolCallOutcome> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<ToolCallOutcome> {
     if (typeof name !== 'string' || name === '') throw new McpError('config', 'callTool needs a tool name');
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       throw new McpError('config', `callTool ${name}: arguments must be an object`);
@@ -132,17 +144,31 @@ export class Client {
     if (headerRules && !this.#listed) await this.listToolsDetailed(options);
     const excludedReason = this.#excluded.get(name);
     if (excludedReason !== undefined) {
-      throw new McpError('invalid_tool', `tool ${name} on ${this.#config.target} was not called: ${excludedReason}`);
+      throw new McpError(
+        'invalid_tool',
+        `tool ${name} on ${this.#config.target} was not called: ${excludedReason}`,
+      );
     }
     const toolHeaders = headerRules ? this.#headerParams.get(name) : undefined;
-    return (await this.#call('tools/call', { name, arguments: args }, { ...options, ...(toolHeaders ? { toolHeaders } : {}) })) as ToolCallOutcome;
+    return (await this.#call(
+      'tools/call',
+      { name, arguments: args },
+      { ...options, ...(toolHeaders ? { toolHeaders } : {}) },
+    )) as ToolCallOutcome;
   }
 
   /** Sends any request (resources, prompts, custom methods) and returns its raw `result`. */
-  request(method: string, params?: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {
-    if (typeof method !== 'string' || method === '') return Promise.reject(new McpError('config', 'request needs a method name'));
+  request(
+    method: string,
+    params?: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<Record<string, unknown>> {
+    if (typeof method !== 'string' || method === '')
+      return Promise.reject(new McpError('config', 'request needs a method name'));
     if (method === 'initialize' || method === 'server/discover') {
-      return Promise.reject(new McpError('config', `${method} is managed by the client; use connect() or discover()`));
+      return Promise.reject(
+        new McpError('config', `${method} is managed by the client; use connect() or discover()`),
+      );
     }
     return this.#call(method, params ?? {}, options);
   }
@@ -153,10 +179,17 @@ export class Client {
    */
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
     if (this.#wire.era === 'legacy') {
-      return this.#facts.discover ?? { supportedVersions: [this.#wire.version], capabilities: this.capabilities, source: 'initialize' };
+      return (
+        this.#facts.discover ?? {
+          supportedVersions: [this.#wire.version],
+          capabilities: this.capabilities,
+          source: 'initialize',
+        }
+      );
     }
     const cached = this.#discoverCache;
-    if (cached && Date.now() < cached.receivedAt + Math.max(0, cached.result.ttlMs ?? 0)) return cached.result;
+    if (cached && Date.now() < cached.receivedAt + Math.max(0, cached.result.ttlMs ?? 0))
+      return cached.result;
     const result = await discoverModern(this.#wire, options);
     this.#discoverCache = { result, receivedAt: Date.now() };
     this.#facts = { capabilities: result.capabilities, instructions: result.instructions, discover: result };
@@ -176,9 +209,16 @@ export class Client {
     await this.close();
   }
 
-  #call(method: string, params: Record<string, unknown>, options: CallOptions & { toolHeaders?: readonly HeaderParam[] }) {
-    if (this.#wire.era === 'legacy' || !MRTR_METHODS.has(method)) return this.#wire.request(method, params, options);
-    const signal = options.signal ? AbortSignal.any([options.signal, this.#closeController.signal]) : this.#closeController.signal;
+  #call(
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions & { toolHeaders?: readonly HeaderParam[] },
+  ) {
+    if (this.#wire.era === 'legacy' || !MRTR_METHODS.has(method))
+      return this.#wire.request(method, params, options);
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, this.#closeController.signal])
+      : this.#closeController.signal;
     return runWithInput({
       method,
       params,
@@ -190,7 +230,11 @@ export class Client {
   }
 
   /** Routes a server notification: logs to the hook, list changes to the cache. */
-  static onNotification(client: () => Client | undefined, options: ConnectOptions, message: JsonRpcNotification): void {
+  static onNotification(
+    client: () => Client | undefined,
+    options: ConnectOptions,
+    message: JsonRpcNotification,
+  ): void {
     if (message.method === 'notifications/tools/list_changed') {
       const current = client();
       if (current) current.#toolCache = undefined;
@@ -198,7 +242,8 @@ export class Client {
     }
     if (message.method === 'notifications/message' && options.onLog) {
       const params = message.params ?? {};
-      const data = typeof params['data'] === 'string' ? params['data'] : JSON.stringify(params['data'] ?? null);
+      const data =
+        typeof params['data'] === 'string' ? params['data'] : JSON.stringify(params['data'] ?? null);
       options.onLog({
         level: typeof params['level'] === 'string' ? params['level'] : 'info',
         ...(typeof params['logger'] === 'string' ? { logger: params['logger'].slice(0, 200) } : {}),

@@ -89,7 +89,8 @@ function fail(message: string): never {
 
 function stringRecord(value: unknown, name: string): Record<string, string> {
   if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`${name} must be an object of strings`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    fail(`${name} must be an object of strings`);
   const out: Record<string, string> = {};
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
     if (item === undefined) continue;
@@ -117,7 +118,8 @@ function clientInfoOf(value: unknown): ClientInfo {
   if (value === undefined) return { name: 'autos-mcp', version: PACKAGE_VERSION };
   if (typeof value !== 'object' || value === null) fail('clientInfo must be {name, version}');
   const info = value as Record<string, unknown>;
-  if (typeof info['name'] !== 'string' || typeof info['version'] !== 'string') fail('clientInfo needs string name and version');
+  if (typeof info['name'] !== 'string' || typeof info['version'] !== 'string')
+    fail('clientInfo needs string name and version');
   return info as unknown as ClientInfo;
 }
 
@@ -141,18 +143,27 @@ export function normalizeConfig(config: ServerConfig): NormalizedConfig {
   if (isStdio === isHttp) fail('give exactly one of `command` (stdio) or `url` (Streamable HTTP)');
   const allowed = isStdio ? STDIO_KEYS : HTTP_KEYS;
   for (const key of Object.keys(raw)) {
-    if (raw[key] !== undefined && !allowed.has(key)) fail(`unknown key ${JSON.stringify(key)} for a ${isStdio ? 'stdio' : 'HTTP'} server`);
+    if (raw[key] !== undefined && !allowed.has(key))
+      fail(`unknown key ${JSON.stringify(key)} for a ${isStdio ? 'stdio' : 'HTTP'} server`);
   }
   const common = {
     timeoutMs: positiveInt(raw['timeoutMs'], 'timeoutMs', DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS),
-    maxMessageBytes: positiveInt(raw['maxMessageBytes'], 'maxMessageBytes', DEFAULT_MAX_MESSAGE_BYTES, 2 ** 31 - 1),
+    maxMessageBytes: positiveInt(
+      raw['maxMessageBytes'],
+      'maxMessageBytes',
+      DEFAULT_MAX_MESSAGE_BYTES,
+      2 ** 31 - 1,
+    ),
     protocolVersion: protocolVersionOf(raw['protocolVersion']),
     clientInfo: clientInfoOf(raw['clientInfo']),
   };
   return isStdio ? normalizeStdio(raw, common) : normalizeHttp(raw, common);
 }
 
-function normalizeStdio(raw: Record<string, unknown>, common: Omit<NormalizedCommon, 'target'>): NormalizedConfig {
+function normalizeStdio(
+  raw: Record<string, unknown>,
+  common: Omit<NormalizedCommon, 'target'>,
+): NormalizedConfig {
   const command = raw['command'];
   if (typeof command !== 'string' || command.trim() === '') fail('command must be a non-empty string');
   if (command.includes('\0')) fail('command contains a NUL byte');
@@ -161,7 +172,8 @@ function normalizeStdio(raw: Record<string, unknown>, common: Omit<NormalizedCom
     fail('args must be an array of strings without NUL bytes');
   }
   const stderr = raw['stderr'] ?? 'capture';
-  if (stderr !== 'capture' && stderr !== 'inherit' && stderr !== 'ignore') fail("stderr must be 'capture', 'inherit' or 'ignore'");
+  if (stderr !== 'capture' && stderr !== 'inherit' && stderr !== 'ignore')
+    fail("stderr must be 'capture', 'inherit' or 'ignore'");
   if (raw['isolate'] !== undefined && typeof raw['isolate'] !== 'boolean') fail('isolate must be a boolean');
   const stdio: StdioTransportOptions = {
     command,
@@ -177,15 +189,20 @@ function normalizeStdio(raw: Record<string, unknown>, common: Omit<NormalizedCom
   return { ...common, transport: 'stdio', stdio, target: `stdio server "${base}"` };
 }
 
-function normalizeHttp(raw: Record<string, unknown>, common: Omit<NormalizedCommon, 'target'>): NormalizedConfig {
+function normalizeHttp(
+  raw: Record<string, unknown>,
+  common: Omit<NormalizedCommon, 'target'>,
+): NormalizedConfig {
   if (typeof raw['url'] !== 'string') fail('url must be a string');
   const url = checkEndpointUrl(raw['url']);
   const authToken = optionalString(raw['authToken'], 'authToken');
   const headers = stringRecord(raw['headers'], 'headers');
   checkUserHeaders(headers, { hasAuth: authToken !== undefined });
   const ca = raw['ca'];
-  if (ca !== undefined && (!Array.isArray(ca) || ca.some((c) => typeof c !== 'string'))) fail('ca must be an array of PEM strings');
-  if (raw['useEnvProxy'] !== undefined && typeof raw['useEnvProxy'] !== 'boolean') fail('useEnvProxy must be a boolean');
+  if (ca !== undefined && (!Array.isArray(ca) || ca.some((c) => typeof c !== 'string')))
+    fail('ca must be an array of PEM strings');
+  if (raw['useEnvProxy'] !== undefined && typeof raw['useEnvProxy'] !== 'boolean')
+    fail('useEnvProxy must be a boolean');
   const http: HttpTransportOptions = { url, headers, maxMessageBytes: common.maxMessageBytes };
   if (authToken !== undefined) http.authToken = authToken;
   if (ca !== undefined) http.ca = [...(ca as string[])];

@@ -135,11 +135,16 @@ export class Engine {
       );
     }
     if (options.signal?.aborted) {
-      return Promise.reject(new McpError('cancelled', `${method} on ${target} was cancelled before it was sent`));
+      return Promise.reject(
+        new McpError('cancelled', `${method} on ${target} was cancelled before it was sent`),
+      );
     }
     if (this.#pending.size >= MAX_IN_FLIGHT) {
       return Promise.reject(
-        new McpError('busy', `${method} on ${target} was not sent: ${MAX_IN_FLIGHT} requests are already in flight`),
+        new McpError(
+          'busy',
+          `${method} on ${target} was not sent: ${MAX_IN_FLIGHT} requests are already in flight`,
+        ),
       );
     }
     const id = this.#nextId++;
@@ -148,7 +153,10 @@ export class Engine {
     let outgoing = params;
     if (options.onProgress) {
       // The request id doubles as the progress token: unique among active requests (S25+26/basic/utilities/progress).
-      const meta = { ...((params?.['_meta'] as Record<string, unknown> | undefined) ?? {}), progressToken: id };
+      const meta = {
+        ...((params?.['_meta'] as Record<string, unknown> | undefined) ?? {}),
+        progressToken: id,
+      };
       outgoing = { ...params, _meta: meta };
     }
     if (outgoing !== undefined) message.params = outgoing;
@@ -186,9 +194,16 @@ export class Engine {
   }
 
   /** Sends a notification. Rejects with an `McpError` when it could not be sent. */
-  async notify(method: string, params?: Record<string, unknown>, headers?: Readonly<Record<string, string>>): Promise<void> {
+  async notify(
+    method: string,
+    params?: Record<string, unknown>,
+    headers?: Readonly<Record<string, string>>,
+  ): Promise<void> {
     if (this.#closedError) {
-      throw new McpError('closed', `${method} to ${this.#settings.target} was not sent: the connection is closed`);
+      throw new McpError(
+        'closed',
+        `${method} to ${this.#settings.target} was not sent: the connection is closed`,
+      );
     }
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
@@ -201,7 +216,10 @@ export class Engine {
    */
   close(options?: CloseOptions): Promise<CloseReport> {
     if (!this.#closing) {
-      const error = new McpError('closed', `the connection to ${this.#settings.target} was closed by the client`);
+      const error = new McpError(
+        'closed',
+        `the connection to ${this.#settings.target} was closed by the client`,
+      );
       this.#closedError ??= error;
       this.#rejectAll(error);
       this.#closing = this.#connection.close(options).then((report) => ({
@@ -215,7 +233,10 @@ export class Engine {
   #arm(id: RequestId, pending: Pending, ms: number): void {
     if (pending.timer) clearTimeout(pending.timer);
     const wait = Math.max(0, Math.min(ms, pending.hardDeadline - Date.now()));
-    pending.timer = setTimeout(() => this.#abandon(id, 'timeout', `no answer within ${pending.timeoutMs} ms`), wait);
+    pending.timer = setTimeout(
+      () => this.#abandon(id, 'timeout', `no answer within ${pending.timeoutMs} ms`),
+      wait,
+    );
   }
 
   /** Gives up on a request after a timeout or an abort: reject now, tell the server, drop any late answer. */
@@ -232,9 +253,10 @@ export class Engine {
     pending.controller.abort();
     if (pending.sent && this.#settings.cancelNotification && !pending.noCancel && !this.#closedError) {
       // S25/basic/utilities/cancellation, S26/basic/patterns/cancellation: tell the server; ignore failures.
-      this.notify('notifications/cancelled', { requestId: id, reason: kind === 'timeout' ? 'timeout' : 'cancelled' }).catch(
-        () => {},
-      );
+      this.notify('notifications/cancelled', {
+        requestId: id,
+        reason: kind === 'timeout' ? 'timeout' : 'cancelled',
+      }).catch(() => {});
     }
   }
 
@@ -272,17 +294,25 @@ export class Engine {
     const classified = classify(value);
     switch (classified.type) {
       case 'response':
-        return this.#onResponse(classified.message);
+        this.#onResponse(classified.message);
+        return;
       case 'request':
-        return this.#onServerRequest(classified.message);
+        this.#onServerRequest(classified.message);
+        return;
       case 'notification':
-        return this.#onNotification(classified.message);
+        this.#onNotification(classified.message);
+        return;
       case 'invalid':
-        return this.#fail(
-          new McpError('protocol', `${this.#settings.target} sent a message that is not JSON-RPC: ${classified.reason}`, {
-            delivery: 'unknown',
-          }),
+        this.#fail(
+          new McpError(
+            'protocol',
+            `${this.#settings.target} sent a message that is not JSON-RPC: ${classified.reason}`,
+            {
+              delivery: 'unknown',
+            },
+          ),
         );
+        return;
     }
   }
 
@@ -309,22 +339,32 @@ export class Engine {
   }
 
   #onServerRequest(message: JsonRpcRequest): void {
-    const answer = (body: { result: Record<string, unknown> } | { error: { code: number; message: string } }) => {
+    const answer = (
+      body: { result: Record<string, unknown> } | { error: { code: number; message: string } },
+    ) => {
       const response = { jsonrpc: '2.0', id: message.id, ...body } as JsonRpcMessage;
-      this.#connection.send(response).catch((error: unknown) => log('answer to %s failed: %o', message.method, error));
+      this.#connection
+        .send(response)
+        .catch((error: unknown) => log('answer to %s failed: %o', message.method, error));
     };
     // S25/basic/utilities/ping: reply promptly with an empty result.
-    if (message.method === 'ping') return answer({ result: {} });
+    if (message.method === 'ping') {
+      answer({ result: {} });
+      return;
+    }
     const handled = this.#settings.onServerRequest?.(message.method, message.params);
     if (!handled) {
       // Capabilities we did not declare are not implemented: -32601 (S25/basic/lifecycle).
-      return answer({ error: { code: METHOD_NOT_FOUND, message: `Method not found: ${message.method}` } });
+      answer({ error: { code: METHOD_NOT_FOUND, message: `Method not found: ${message.method}` } });
+      return;
     }
     handled.then(
       (result) => answer({ result }),
       (error: unknown) => {
         const code = error instanceof RpcError ? error.code : -32603;
-        answer({ error: { code, message: error instanceof RpcError ? error.rpcMessage : 'client handler failed' } });
+        answer({
+          error: { code, message: error instanceof RpcError ? error.rpcMessage : 'client handler failed' },
+        });
       },
     );
   }
@@ -372,8 +412,18 @@ export class Engine {
     for (const [id, pending] of this.#pending) {
       this.#settle(id, pending);
       const delivery = pending.sent ? 'unknown' : 'not_sent';
-      const options = { delivery, cause, ...(cause.stderrTail ? { stderrTail: cause.stderrTail } : {}) } as const;
-      pending.reject(new McpError(cause.kind, `${pending.method} on ${this.#settings.target} failed: ${cause.message}`, options));
+      const options = {
+        delivery,
+        cause,
+        ...(cause.stderrTail ? { stderrTail: cause.stderrTail } : {}),
+      } as const;
+      pending.reject(
+        new McpError(
+          cause.kind,
+          `${pending.method} on ${this.#settings.target} failed: ${cause.message}`,
+          options,
+        ),
+      );
     }
   }
 }

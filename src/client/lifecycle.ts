@@ -30,7 +30,11 @@ export interface ServerFacts {
 }
 
 /** Runs `initialize` then `notifications/initialized` (S25/basic/lifecycle). */
-export async function initializeLegacy(wire: Wire, config: NormalizedConfig, options: CallOptions): Promise<ServerFacts> {
+export async function initializeLegacy(
+  wire: Wire,
+  config: NormalizedConfig,
+  options: CallOptions,
+): Promise<ServerFacts> {
   wire.era = 'legacy';
   wire.version = LEGACY_VERSION;
   const result = await wire.request(
@@ -41,7 +45,11 @@ export async function initializeLegacy(wire: Wire, config: NormalizedConfig, opt
   const version = result['protocolVersion'];
   if (typeof version !== 'string' || !LEGACY_COMPATIBLE.includes(version)) {
     // The client SHOULD disconnect from a version it does not support (S25/basic/lifecycle); the caller closes.
-    throw new UnsupportedProtocolVersionError(config.target, LEGACY_VERSION, typeof version === 'string' ? [version] : []);
+    throw new UnsupportedProtocolVersionError(
+      config.target,
+      LEGACY_VERSION,
+      typeof version === 'string' ? [version] : [],
+    );
   }
   wire.version = version;
   wire.initialized = true;
@@ -60,7 +68,10 @@ export async function initializeLegacy(wire: Wire, config: NormalizedConfig, opt
 }
 
 /** Sends `server/discover` in the modern era and reads its result (S26/server/discover). */
-export async function discoverModern(wire: Wire, options: CallOptions & { noCancelNotification?: boolean }): Promise<DiscoverResult> {
+export async function discoverModern(
+  wire: Wire,
+  options: CallOptions & { noCancelNotification?: boolean },
+): Promise<DiscoverResult> {
   const result = await wire.request('server/discover', {}, options);
   return readDiscover(result, wire);
 }
@@ -70,13 +81,19 @@ export function readDiscover(result: Record<string, unknown>, wire: Wire): Disco
     ? result['supportedVersions'].filter((v): v is string => typeof v === 'string')
     : [];
   // serverInfo SHOULD be in _meta; some servers put it in the body (⚑CONF mocks). Read both.
-  const info = (result['_meta'] as Record<string, unknown> | undefined)?.[META_SERVER_INFO] ?? result['serverInfo'];
+  const info =
+    (result['_meta'] as Record<string, unknown> | undefined)?.[META_SERVER_INFO] ?? result['serverInfo'];
   if (isImplementation(info)) wire.serverInfo = info;
-  const discover: DiscoverResult = { supportedVersions: supported, capabilities: objectOr(result['capabilities']), source: 'server/discover' };
+  const discover: DiscoverResult = {
+    supportedVersions: supported,
+    capabilities: objectOr(result['capabilities']),
+    source: 'server/discover',
+  };
   if (typeof result['instructions'] === 'string') discover.instructions = result['instructions'];
   if (wire.serverInfo) discover.serverInfo = wire.serverInfo;
   if (typeof result['ttlMs'] === 'number') discover.ttlMs = result['ttlMs'];
-  if (result['cacheScope'] === 'public' || result['cacheScope'] === 'private') discover.cacheScope = result['cacheScope'];
+  if (result['cacheScope'] === 'public' || result['cacheScope'] === 'private')
+    discover.cacheScope = result['cacheScope'];
   return discover;
 }
 
@@ -100,16 +117,27 @@ const STDIO_PROBE_MS = 5_000;
  * `auto`: a modern `server/discover` first; a recognised modern answer means modern, anything else means
  * legacy and `initialize` on the same connection. A cached era skips the probe.
  */
-export async function detectEra(wire: Wire, config: NormalizedConfig, options: CallOptions): Promise<ServerFacts> {
+export async function detectEra(
+  wire: Wire,
+  config: NormalizedConfig,
+  options: CallOptions,
+): Promise<ServerFacts> {
   const key = eraKey(config);
   const cached = eraCache.get(key);
   if (cached === 'legacy') return initializeLegacy(wire, config, options);
   wire.era = 'modern';
   wire.version = MODERN_VERSION;
   try {
-    const probeTimeout = config.transport === 'stdio' ? Math.min(options.timeoutMs ?? config.timeoutMs, STDIO_PROBE_MS) : options.timeoutMs;
+    const probeTimeout =
+      config.transport === 'stdio'
+        ? Math.min(options.timeoutMs ?? config.timeoutMs, STDIO_PROBE_MS)
+        : options.timeoutMs;
     // Before we know the era, a legacy server must get nothing but initialize next: no cancellation notice.
-    const discover = await discoverModern(wire, { ...options, ...(probeTimeout ? { timeoutMs: probeTimeout } : {}), noCancelNotification: true });
+    const discover = await discoverModern(wire, {
+      ...options,
+      ...(probeTimeout ? { timeoutMs: probeTimeout } : {}),
+      noCancelNotification: true,
+    });
     const modern = MODERN_SUPPORTED.find((v) => discover.supportedVersions.includes(v));
     if (!modern && discover.supportedVersions.some((v) => LEGACY_COMPATIBLE.includes(v))) {
       eraCache.set(key, 'legacy');
@@ -119,7 +147,10 @@ export async function detectEra(wire: Wire, config: NormalizedConfig, options: C
     eraCache.set(key, 'modern');
     return { capabilities: discover.capabilities, instructions: discover.instructions, discover };
   } catch (error) {
-    if (error instanceof UnsupportedProtocolVersionError && error.supported.some((v) => LEGACY_COMPATIBLE.includes(v))) {
+    if (
+      error instanceof UnsupportedProtocolVersionError &&
+      error.supported.some((v) => LEGACY_COMPATIBLE.includes(v))
+    ) {
       eraCache.set(key, 'legacy');
       return initializeLegacy(wire, config, options);
     }
@@ -153,10 +184,15 @@ function isLegacySignal(error: unknown, config: NormalizedConfig): boolean {
 }
 
 function objectOr(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 /** Thrown when a legacy server would be needed but the config pinned the modern revision. */
 export function eraMismatch(config: NormalizedConfig): McpError {
-  return new McpError('unsupported_version', `${config.target} does not speak protocol version ${MODERN_VERSION}`);
+  return new McpError(
+    'unsupported_version',
+    `${config.target} does not speak protocol version ${MODERN_VERSION}`,
+  );
 }

@@ -29,9 +29,13 @@ export async function runWithInput(run: MrtrRun): Promise<Record<string, unknown
     // Without a handler for every request, hand the result back untouched (nothing executed).
     if (!requests.every(([, request]) => canAnswer(run.options, request.method))) return result;
     if (round > maxRounds) {
-      throw new McpError('protocol', `${run.method} on ${run.target}: still asking for input after ${maxRounds} rounds`, {
-        delivery: 'delivered',
-      });
+      throw new McpError(
+        'protocol',
+        `${run.method} on ${run.target}: still asking for input after ${maxRounds} rounds`,
+        {
+          delivery: 'delivered',
+        },
+      );
     }
     const inputResponses: Record<string, unknown> = {};
     // Fulfil every entry before retrying (S26/basic/patterns/mrtr: MUST).
@@ -58,18 +62,32 @@ function inputRequestsOf(
   const raw = result['inputRequests'];
   if (raw === undefined) return [];
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new McpError('protocol', `${run.method} on ${run.target}: inputRequests is not an object`, { delivery: 'delivered' });
+    throw new McpError('protocol', `${run.method} on ${run.target}: inputRequests is not an object`, {
+      delivery: 'delivered',
+    });
   }
   const entries: Array<[string, { method: string; params?: Record<string, unknown> }]> = [];
   for (const [key, value] of Object.entries(raw)) {
     const method = (value as { method?: unknown })?.method;
     if (typeof method !== 'string') {
-      throw new McpError('protocol', `${run.method} on ${run.target}: input request ${JSON.stringify(key).slice(0, 60)} has no method`, {
-        delivery: 'delivered',
-      });
+      throw new McpError(
+        'protocol',
+        `${run.method} on ${run.target}: input request ${JSON.stringify(key).slice(0, 60)} has no method`,
+        {
+          delivery: 'delivered',
+        },
+      );
     }
     const params = (value as { params?: unknown }).params;
-    entries.push([key, { method, ...(typeof params === 'object' && params !== null ? { params: params as Record<string, unknown> } : {}) }]);
+    entries.push([
+      key,
+      {
+        method,
+        ...(typeof params === 'object' && params !== null
+          ? { params: params as Record<string, unknown> }
+          : {}),
+      },
+    ]);
   }
   return entries;
 }

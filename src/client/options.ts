@@ -2,7 +2,7 @@
  * Options of `connect`, `callTool` and `withClient`: the functions and per-run choices that do not belong
  * in the plain-data config. Giving a handler is what declares the matching client capability.
  */
-import type { ServerLogEntry, ElicitationRequest, ElicitResult } from './types.js';
+import type { ElicitationRequest, ElicitResult, ServerLogEntry } from './types.js';
 
 /** Context handed to every handler. */
 export interface HandlerContext {

@@ -5,7 +5,12 @@
  */
 
 /** The first reason `value` is not plain data, as a path and a reason, or undefined when it is. */
-export function findNonPlainData(value: unknown, path = 'config', seen = new Set<object>(), depth = 0): string | undefined {
+export function findNonPlainData(
+  value: unknown,
+  path = 'config',
+  seen = new Set<object>(),
+  depth = 0,
+): string | undefined {
   if (depth > 32) return `${path} is nested deeper than 32 levels`;
   if (value === null) return undefined;
   switch (typeof value) {

@@ -27,7 +27,8 @@ export function checkTools(raw: readonly unknown[], context: ToolCheckContext): 
   const headerParams = new Map<string, HeaderParam[]>();
   const seen = new Set<string>();
   for (const entry of raw) {
-    const name = typeof (entry as { name?: unknown })?.name === 'string' ? (entry as { name: string }).name : '';
+    const name =
+      typeof (entry as { name?: unknown })?.name === 'string' ? (entry as { name: string }).name : '';
     const reason = structuralProblem(entry, name, seen);
     if (reason) {
       excluded.push({ name: name || '(unnamed)', reason });
@@ -49,12 +50,14 @@ export function checkTools(raw: readonly unknown[], context: ToolCheckContext): 
 }
 
 function structuralProblem(entry: unknown, name: string, seen: Set<string>): string | undefined {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return 'the definition is not an object';
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    return 'the definition is not an object';
   if (name === '') return 'name is missing or not a string';
   if (name.length > 512) return 'name is longer than 512 characters';
   if (seen.has(name)) return 'another tool has the same name';
   const schema = (entry as { inputSchema?: unknown }).inputSchema;
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'inputSchema is not an object';
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    return 'inputSchema is not an object';
   // Both revisions require an object schema at the root (T25, T26 `Tool.inputSchema`).
   if ((schema as { type?: unknown }).type !== 'object') return 'inputSchema.type is not "object"';
   return undefined;
@@ -63,9 +66,7 @@ function structuralProblem(entry: unknown, name: string, seen: Set<string>): str
 /** Upper bound on pages followed by one `listTools`. */
 export const DEFAULT_MAX_PAGES = 100;
 
-export interface PageFetcher {
-  (cursor: string | undefined): Promise<Record<string, unknown>>;
-}
+export type PageFetcher = (cursor: string | undefined) => Promise<Record<string, unknown>>;
 
 /** Follows `nextCursor` to the end, bounded by `maxPages`; a cursor seen twice is a protocol error. */
 export async function fetchAllPages(
@@ -80,24 +81,34 @@ export async function fetchAllPages(
     const result = await fetchPage(cursor);
     const list = result['tools'];
     if (!Array.isArray(list)) {
-      throw new McpError('protocol', `tools/list on ${target}: the result has no tools array`, { delivery: 'delivered' });
+      throw new McpError('protocol', `tools/list on ${target}: the result has no tools array`, {
+        delivery: 'delivered',
+      });
     }
     for (const item of list) items.push(item);
     const next = result['nextCursor'];
     // A missing cursor is the end; an empty string is a valid cursor in 2026 (S26/server/utilities/pagination).
     if (next === undefined || next === null) return { items, last: result };
     if (typeof next !== 'string') {
-      throw new McpError('protocol', `tools/list on ${target}: nextCursor is not a string`, { delivery: 'delivered' });
-    }
-    if (cursors.has(next)) {
-      throw new McpError('protocol', `tools/list on ${target}: the server repeated a cursor (pagination loop)`, {
+      throw new McpError('protocol', `tools/list on ${target}: nextCursor is not a string`, {
         delivery: 'delivered',
       });
+    }
+    if (cursors.has(next)) {
+      throw new McpError(
+        'protocol',
+        `tools/list on ${target}: the server repeated a cursor (pagination loop)`,
+        {
+          delivery: 'delivered',
+        },
+      );
     }
     cursors.add(next);
     cursor = next;
   }
-  throw new McpError('protocol', `tools/list on ${target}: more than ${maxPages} pages`, { delivery: 'delivered' });
+  throw new McpError('protocol', `tools/list on ${target}: more than ${maxPages} pages`, {
+    delivery: 'delivered',
+  });
 }
 
 /** Freshness of a cached list (S26/server/utilities/caching): missing or negative ttlMs is stale at once. */

@@ -99,7 +99,11 @@ export class Wire {
     const full = { ...params, _meta: this.modernMeta(params?.['_meta']) };
     let headers: Record<string, string> | undefined;
     if (this.#isHttp()) {
-      headers = modernRequestHeaders({ jsonrpc: '2.0', id: 0, method, params: full }, this.version, options.toolHeaders);
+      headers = modernRequestHeaders(
+        { jsonrpc: '2.0', id: 0, method, params: full },
+        this.version,
+        options.toolHeaders,
+      );
     }
     let result: Record<string, unknown>;
     try {
@@ -119,9 +123,14 @@ export class Wire {
   /** Picks a modern version in both our list and the server's `supported`, or throws. */
   chooseVersion(error: RpcError): string {
     const data = error.data as { supported?: unknown } | undefined;
-    const supported = Array.isArray(data?.supported) ? data.supported.filter((v) => typeof v === 'string') : [];
+    const supported = Array.isArray(data?.supported)
+      ? data.supported.filter((v) => typeof v === 'string')
+      : [];
     const common = MODERN_SUPPORTED.find((v) => supported.includes(v));
-    if (!common) throw new UnsupportedProtocolVersionError(this.#config.target, this.version, supported, { cause: error });
+    if (!common)
+      throw new UnsupportedProtocolVersionError(this.#config.target, this.version, supported, {
+        cause: error,
+      });
     return common;
   }
 
