@@ -34,9 +34,10 @@ export function resolveWindowsCommand(
   const win = path.win32;
   const extensions = (getEnv(env, 'PATHEXT', 'win32') ?? DEFAULT_PATHEXT)
     .split(';')
-    .map((ext) => ext.trim())
+    // Windows file systems ignore case; lower case just gives tidier paths in messages.
+    .map((ext) => ext.trim().toLowerCase())
     .filter((ext) => ext.startsWith('.'));
-  const hasKnownExt = extensions.some((ext) => ext.toLowerCase() === win.extname(command).toLowerCase());
+  const hasKnownExt = extensions.includes(win.extname(command).toLowerCase());
   const hasDir = /[\\/]/.test(command) || /^[A-Za-z]:/.test(command);
   const dirs = hasDir
     ? [win.dirname(win.resolve(cwd, command))]
