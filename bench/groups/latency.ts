@@ -1,0 +1,104 @@
+// Per-call latency and sequential throughput of `echo` over stdio, HTTP+JSON and HTTP+SSE at both revisions.
+// Each client holds one connection per configuration; calls are sequential (one in flight) and timed singly.
+import type { BenchClient, BenchConnection, Revision, Target } from '../clients/types.js';
+import type { Row, Section } from '../model.js';
+import { quantile } from '../stats.js';
+import { startHttpServer, stdioTarget } from '../targets.js';
+import { cells, interleave } from './interleave.js';
+
+/** Counts for one run of this group. */
+export interface LatencyOptions {
+  rounds: number;
+  stdioCalls: number;
+  httpCalls: number;
+  warmup: number;
+  log: (line: string) => void;
+}
+
+const REVISIONS: Revision[] = ['2025-11-25', '2026-07-28'];
+
+async function measure(
+  clients: readonly BenchClient[],
+  label: string,
+  target: Target,
+  calls: number,
+  options: LatencyOptions,
+): Promise<Row[]> {
+  const active = clients.filter((c) => c.supports(target));
+  const conns = new Map<string, BenchConnection>();
+  try {
+    for (const c of active) conns.set(c.name, await c.connect(target));
+    const args = { text: 'hello' };
+    for (const conn of conns.values()) for (let i = 0; i < options.warmup; i++) await conn.call('echo', args);
+    const rates = new Map<string, number[][]>(active.map((c) => [c.name, []]));
+    const latencies = await interleave(
+      active.map((c) => c.name),
+      options.rounds,
+      async (name) => {
+        const conn = conns.get(name)!;
+        const out = new Array<number>(calls);
+        const start = process.hrtime.bigint();
+        for (let i = 0; i < calls; i++) {
+          const t0 = process.hrtime.bigint();
+          await conn.call('echo', args);
+          out[i] = Number(process.hrtime.bigint() - t0) / 1e6;
+        }
+        rates.get(name)!.push([(calls * 1e9) / Number(process.hrtime.bigint() - start)]);
+        return out;
+      },
+    );
+    options.log(`latency ${label}: ${active.map((c) => c.name).join(', ')}`);
+    return [
+      {
+        label: `${label} p50`,
+        unit: 'ms',
+        lowerIsBetter: true,
+        chart: true,
+        cells: cells(latencies, (v) => quantile(v, 0.5)),
+      },
+      {
+        label: `${label} p99`,
+        unit: 'ms',
+        lowerIsBetter: true,
+        cells: cells(latencies, (v) => quantile(v, 0.99)),
+      },
+      {
+        label: `${label} calls/s`,
+        unit: 'calls/s',
+        lowerIsBetter: false,
+        cells: cells(rates, (v) => quantile(v, 0.5), true),
+      },
+    ];
+  } finally {
+    for (const conn of conns.values()) await conn.close().catch(() => {});
+  }
+}
+
+/** Runs the latency group over every transport and revision. */
+export async function runLatency(clients: readonly BenchClient[], options: LatencyOptions): Promise<Section> {
+  const rows: Row[] = [];
+  for (const revision of REVISIONS) {
+    rows.push(
+      ...(await measure(clients, `stdio ${revision}`, stdioTarget(revision), options.stdioCalls, options)),
+    );
+  }
+  for (const sse of [false, true]) {
+    const server = await startHttpServer(sse);
+    try {
+      for (const revision of REVISIONS) {
+        const label = `HTTP ${sse ? 'SSE' : 'JSON'} ${revision}`;
+        rows.push(...(await measure(clients, label, server.target(revision), options.httpCalls, options)));
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  return {
+    id: 'latency',
+    title: 'Per-call latency and throughput',
+    description:
+      'Sequential `echo` calls on one open connection per client (one call in flight). p50/p99 per call; ' +
+      'calls/s per round. Ratios are cost ratios (client time ÷ reference time; >1 is slower), the median of per-round ratios.',
+    rows,
+  };
+}
