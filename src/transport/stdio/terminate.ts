@@ -42,7 +42,7 @@ export async function terminate(input: TerminateInput): Promise<TerminateResult>
   const exitedBefore = hasExited();
   // 1. Close stdin, 2. wait for the server to exit.
   child.stdin?.end();
-  if (!hasExited()) await Promise.race([exited, delay(graceMs)]);
+  if (!hasExited()) await raceTimeout(exited, graceMs);
   let ended: CloseReport['ended'] = hasExited() ? 'exited' : 'none';
   if (exitedBefore) ended = 'exited';
   // 3. SIGTERM the group and every known descendant (also when the server left children behind).
@@ -62,6 +62,16 @@ export async function terminate(input: TerminateInput): Promise<TerminateResult>
     await waitUntil(() => tree.countAlive() === 0, KILL_VERIFY_MS);
   }
   return { ended, activeProcesses: tree.countAlive() };
+}
+
+/** Waits for `promise` or `ms`, whichever comes first, without leaving a timer that keeps the host alive. */
+async function raceTimeout(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function delay(ms: number): Promise<void> {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { trackedCount } from '../../../src/transport/stdio/exit-hook.js';
 import { fixtureOptions, open, request } from './harness.js';
 
 const linux = process.platform === 'linux';
@@ -67,8 +68,10 @@ describe('StdioConnection: shutdown', { skip: !linux && 'needs /proc' }, () => {
     const before = process.listenerCount('exit');
     const opened = await Promise.all(Array.from({ length: 20 }, () => open('echo-server.mjs')));
     assert.ok(process.listenerCount('exit') - before <= 1);
+    assert.equal(trackedCount(), 20);
     await Promise.all(opened.map(({ connection }) => connection.close()));
     assert.ok(process.listenerCount('exit') - before <= 1);
+    assert.equal(trackedCount(), 0, 'closed connections are no longer tracked by the exit hook');
   });
 
   it('kills the server tree when the host process exits without closing', async () => {
@@ -90,5 +93,27 @@ describe('StdioConnection: shutdown', { skip: !linux && 'needs /proc' }, () => {
     assert.equal(pids.length, 5);
     const left = pids.filter(aliveOnLinux);
     assert.deepEqual(left, [], `want none alive after host exit, got ${left.join(',')}`);
+  });
+});
+
+describe('StdioConnection: isolate', { skip: !linux && 'Linux only' }, () => {
+  it('runs the server in its own PID namespace and still ends every process on close', async (t) => {
+    let opened: Awaited<ReturnType<typeof open>>;
+    try {
+      opened = await open('grandchildren.mjs', [], { isolate: true });
+    } catch (error) {
+      // A host without user/PID namespaces must say so with a config error, not fail obscurely.
+      assert.equal((error as { kind?: string }).kind, 'config');
+      t.skip('unshare cannot create a PID namespace here');
+      return;
+    }
+    const { connection, recorder } = opened;
+    const note = await recorder.waitFor((m) => m.method === 'notifications/message');
+    // Inside the namespace the server is pid 1's child, so the pids it reports are small namespace pids.
+    assert.ok(Object.values(note.params.data.pids as Record<string, number>).every((pid) => pid < 100));
+    const unsharePid = connection.pid!;
+    const report = await connection.close({ graceMs: 500 });
+    assert.equal(report.activeProcesses, 0);
+    assert.ok(!aliveOnLinux(unsharePid));
   });
 });
