@@ -22,16 +22,34 @@ test('the spec examples encode to the exact Base64 form', () => {
 });
 
 test('unsafe strings (control chars, CR/LF, TAB, edges, non-ASCII, sentinel look-alike) are Base64', () => {
-  for (const value of ['line1\nline2', 'line1\r\nline2', '\tindented', 'a\tb', ' us-west1', 'us-west1 ', 'é', '\u007f', '=?base64?abc?=', '=?BASE64?x?=']) {
+  for (const value of [
+    'line1\nline2',
+    'line1\r\nline2',
+    '\tindented',
+    'a\tb',
+    ' us-west1',
+    'us-west1 ',
+    'é',
+    '\u007f',
+    '=?base64?abc?=',
+    '=?BASE64?x?=',
+  ]) {
     const encoded = encodeHeaderValue(value);
-    assert.match(encoded, /^=\?base64\?[A-Za-z0-9+/]*={0,2}\?=$/, `want Base64 for ${JSON.stringify(value)}, got ${encoded}`);
+    assert.match(
+      encoded,
+      /^=\?base64\?[A-Za-z0-9+/]*={0,2}\?=$/,
+      `want Base64 for ${JSON.stringify(value)}, got ${encoded}`,
+    );
     assert.equal(decodeHeaderValue(encoded), value);
   }
 });
 
 test('non-integers and unsafe integers are refused with kind config', () => {
   for (const value of [3.14, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
-    assert.throws(() => encodeHeaderValue(value), (error: { kind?: string }) => error.kind === 'config');
+    assert.throws(
+      () => encodeHeaderValue(value),
+      (error: { kind?: string }) => error.kind === 'config',
+    );
   }
 });
 

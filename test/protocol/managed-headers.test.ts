@@ -11,7 +11,18 @@ test('ordinary headers pass', () => {
 });
 
 test('managed MCP and content-negotiation headers are refused in any case', () => {
-  for (const name of ['Mcp-Session-Id', 'mcp-protocol-version', 'MCP-METHOD', 'Mcp-Name', 'Mcp-Param-Region', 'Content-Type', 'accept', 'Last-Event-ID', 'Host', 'Transfer-Encoding']) {
+  for (const name of [
+    'Mcp-Session-Id',
+    'mcp-protocol-version',
+    'MCP-METHOD',
+    'Mcp-Name',
+    'Mcp-Param-Region',
+    'Content-Type',
+    'accept',
+    'Last-Event-ID',
+    'Host',
+    'Transfer-Encoding',
+  ]) {
     assert.throws(() => checkUserHeaders({ [name]: 'x' }, { hasAuth: false }), isConfig, name);
   }
 });

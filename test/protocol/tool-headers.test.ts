@@ -39,7 +39,7 @@ const customArgs = {
   debug: true,
   empty_val: '',
   method_val: 'test-method',
-  float_val: 3.14159,
+  float_val: 2.5, // the conformance value is 3.14159; any non-integer number works here
   non_ascii_val: 'Hello, 世界',
   whitespace_val: ' padded ',
   leading_space_val: ' us-west1',
@@ -62,11 +62,19 @@ test('the http-custom-headers tool is valid and yields the conformance header ta
   assert.equal(headers['Mcp-Param-EmptyVal'], '');
   assert.equal(headers['Mcp-Param-Method'], 'test-method');
   assert.equal(headers['Mcp-Param-InternalSpace'], 'us west 1');
-  const base64 = { NonAscii: 'non_ascii_val', Whitespace: 'whitespace_val', LeadingSpace: 'leading_space_val', TrailingSpace: 'trailing_space_val', ControlChar: 'control_char_val', CrLf: 'crlf_val', Tab: 'tab_val' } as const;
+  const base64 = {
+    NonAscii: 'non_ascii_val',
+    Whitespace: 'whitespace_val',
+    LeadingSpace: 'leading_space_val',
+    TrailingSpace: 'trailing_space_val',
+    ControlChar: 'control_char_val',
+    CrLf: 'crlf_val',
+    Tab: 'tab_val',
+  } as const;
   for (const [name, arg] of Object.entries(base64)) {
     const raw = headers[`Mcp-Param-${name}`];
     assert.ok(raw?.startsWith('=?base64?') && raw.endsWith('?='), `want Base64 for ${name}, got ${raw}`);
-    assert.equal(decodeHeaderValue(raw), customArgs[arg]);
+    assert.equal(decodeHeaderValue(raw ?? ''), customArgs[arg]);
   }
   assert.equal(headers['Mcp-Param-Query'], undefined);
   assert.equal(headers['Mcp-Param-FloatVal'], undefined);
@@ -76,8 +84,17 @@ test('the http-custom-headers tool is valid and yields the conformance header ta
 test('a null or absent value omits the header; an empty string keeps it', () => {
   const check = validateToolHeaders(customHeadersTool);
   assert.ok(check.ok);
-  const headers = paramHeaders(check.params, { region: 'us-east1', priority: 1, verbose: null, empty_val: '' });
-  assert.deepEqual(headers, { 'Mcp-Param-Region': 'us-east1', 'Mcp-Param-Priority': '1', 'Mcp-Param-EmptyVal': '' });
+  const headers = paramHeaders(check.params, {
+    region: 'us-east1',
+    priority: 1,
+    verbose: null,
+    empty_val: '',
+  });
+  assert.deepEqual(headers, {
+    'Mcp-Param-Region': 'us-east1',
+    'Mcp-Param-Priority': '1',
+    'Mcp-Param-EmptyVal': '',
+  });
 });
 
 const invalidTools: Array<[string, Record<string, unknown>]> = [
@@ -85,8 +102,20 @@ const invalidTools: Array<[string, Record<string, unknown>]> = [
   ['invalid_object_header', { data: { type: 'object', 'x-mcp-header': 'Data' } }],
   ['invalid_array_header', { items: { type: 'array', items: { type: 'string' }, 'x-mcp-header': 'Items' } }],
   ['invalid_null_header', { nil: { type: 'null', 'x-mcp-header': 'Nil' } }],
-  ['invalid_duplicate_same_case', { field1: { type: 'string', 'x-mcp-header': 'Region' }, field2: { type: 'string', 'x-mcp-header': 'Region' } }],
-  ['invalid_duplicate_diff_case', { field1: { type: 'string', 'x-mcp-header': 'MyField' }, field2: { type: 'string', 'x-mcp-header': 'myfield' } }],
+  [
+    'invalid_duplicate_same_case',
+    {
+      field1: { type: 'string', 'x-mcp-header': 'Region' },
+      field2: { type: 'string', 'x-mcp-header': 'Region' },
+    },
+  ],
+  [
+    'invalid_duplicate_diff_case',
+    {
+      field1: { type: 'string', 'x-mcp-header': 'MyField' },
+      field2: { type: 'string', 'x-mcp-header': 'myfield' },
+    },
+  ],
   ['invalid_space_in_name', { value: { type: 'string', 'x-mcp-header': 'My Region' } }],
   ['invalid_colon_in_name', { value: { type: 'string', 'x-mcp-header': 'Region:Primary' } }],
   ['invalid_non_ascii_name', { value: { type: 'string', 'x-mcp-header': 'Région' } }],
@@ -101,7 +130,10 @@ for (const [name, properties] of invalidTools) {
 }
 
 test('the valid_tool of http-invalid-tool-headers is valid', () => {
-  const check = validateToolHeaders({ name: 'valid_tool', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } });
+  const check = validateToolHeaders({
+    name: 'valid_tool',
+    inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } },
+  });
   assert.deepEqual(check, { ok: true, params: [{ name: 'Region', path: ['region'] }] });
 });
 
@@ -130,14 +162,19 @@ test('nested properties, nullable types, and data keywords are handled', () => {
     inputSchema: {
       type: 'object',
       properties: {
-        outer: { type: 'object', properties: { inner: { type: ['integer', 'null'], 'x-mcp-header': 'Inner' } } },
+        outer: {
+          type: 'object',
+          properties: { inner: { type: ['integer', 'null'], 'x-mcp-header': 'Inner' } },
+        },
         'x-mcp-header': { type: 'string' },
         withDefault: { type: 'object', default: { 'x-mcp-header': 'NotAnAnnotation' } },
       },
     },
   });
   assert.deepEqual(check, { ok: true, params: [{ name: 'Inner', path: ['outer', 'inner'] }] });
-  assert.deepEqual(paramHeaders(check.ok ? check.params : [], { outer: { inner: -7 } }), { 'Mcp-Param-Inner': '-7' });
+  assert.deepEqual(paramHeaders(check.ok ? check.params : [], { outer: { inner: -7 } }), {
+    'Mcp-Param-Inner': '-7',
+  });
 });
 
 test('a hostile deep schema is refused, not a stack overflow', () => {
@@ -148,9 +185,20 @@ test('a hostile deep schema is refused, not a stack overflow', () => {
 
 test('argument values that cannot be a header are refused, never sent raw', () => {
   const params = [{ name: 'V', path: ['v'] }];
-  assert.throws(() => paramHeaders(params, { v: { nested: 1 } }), (e: { kind?: string }) => e.kind === 'config');
-  assert.throws(() => paramHeaders(params, { v: 1.5 }), (e: { kind?: string }) => e.kind === 'config');
-  assert.throws(() => paramHeaders(params, { v: 'x'.repeat(10_000) }), (e: { kind?: string }) => e.kind === 'config');
-  assert.deepEqual(paramHeaders(params, { v: 'a\r\nX-Injected: 1' }), { 'Mcp-Param-V': `=?base64?${Buffer.from('a\r\nX-Injected: 1').toString('base64')}?=` });
+  assert.throws(
+    () => paramHeaders(params, { v: { nested: 1 } }),
+    (e: { kind?: string }) => e.kind === 'config',
+  );
+  assert.throws(
+    () => paramHeaders(params, { v: 1.5 }),
+    (e: { kind?: string }) => e.kind === 'config',
+  );
+  assert.throws(
+    () => paramHeaders(params, { v: 'x'.repeat(10_000) }),
+    (e: { kind?: string }) => e.kind === 'config',
+  );
+  assert.deepEqual(paramHeaders(params, { v: 'a\r\nX-Injected: 1' }), {
+    'Mcp-Param-V': `=?base64?${Buffer.from('a\r\nX-Injected: 1').toString('base64')}?=`,
+  });
   assert.deepEqual(paramHeaders(params, Object.create({ v: 'inherited' })), {});
 });

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { parseWwwAuthenticate } from '../../src/protocol/www-authenticate.js';
 
 test('the SDK requireBearerAuth challenge is parsed with all fields', () => {
-  const header = 'Bearer error="invalid_token", error_description="Missing Authorization header", resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource/mcp"';
+  const header =
+    'Bearer error="invalid_token", error_description="Missing Authorization header", resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource/mcp"';
   assert.deepEqual(parseWwwAuthenticate(header), [
     {
       scheme: 'Bearer',
@@ -17,16 +18,25 @@ test('the SDK requireBearerAuth challenge is parsed with all fields', () => {
 });
 
 test('several challenges, token values, escapes and case-insensitive names', () => {
-  const header = 'Basic realm="x", DPoP algs="ES256", Bearer SCOPE="mcp:read mcp:write", error=insufficient_scope, error_description="say \\"hi\\""';
+  const header =
+    'Basic realm="x", DPoP algs="ES256", Bearer SCOPE="mcp:read mcp:write", error=insufficient_scope, error_description="say \\"hi\\""';
   assert.deepEqual(parseWwwAuthenticate(header), [
     { scheme: 'Basic' },
     { scheme: 'DPoP' },
-    { scheme: 'Bearer', scope: 'mcp:read mcp:write', error: 'insufficient_scope', errorDescription: 'say "hi"' },
+    {
+      scheme: 'Bearer',
+      scope: 'mcp:read mcp:write',
+      error: 'insufficient_scope',
+      errorDescription: 'say "hi"',
+    },
   ]);
 });
 
 test('token68 challenges and bare schemes separated by commas', () => {
-  assert.deepEqual(parseWwwAuthenticate('Negotiate abc/def+==, Bearer'), [{ scheme: 'Negotiate' }, { scheme: 'Bearer' }]);
+  assert.deepEqual(parseWwwAuthenticate('Negotiate abc/def+==, Bearer'), [
+    { scheme: 'Negotiate' },
+    { scheme: 'Bearer' },
+  ]);
   assert.deepEqual(parseWwwAuthenticate('Bearer, DPoP'), [{ scheme: 'Bearer' }, { scheme: 'DPoP' }]);
   assert.deepEqual(parseWwwAuthenticate('Basic dXNlcjpwYXNz'), [{ scheme: 'Basic' }]);
   assert.deepEqual(parseWwwAuthenticate(['Bearer scope="a"', 'DPoP error="x"']), [

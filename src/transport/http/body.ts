@@ -9,6 +9,17 @@ import { StringDecoder } from 'node:string_decoder';
 import { McpError } from '../../errors/index.js';
 import type { SseParser } from './sse.js';
 
+/**
+ * Stops reading a body for good. undici reports a destroy without error as an `'error'` event
+ * (`UND_ERR_ABORTED`), which would be uncaught without a listener; that event means nothing here.
+ */
+export function discard(body: Readable): void {
+  body.on('error', ignore);
+  body.destroy();
+}
+
+function ignore(): void {}
+
 /** Reads at most `limit` bytes; returns null (body destroyed) when the body is longer. */
 export async function readBounded(body: Readable, limit: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
@@ -17,7 +28,7 @@ export async function readBounded(body: Readable, limit: number): Promise<Buffer
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += buf.length;
     if (size > limit) {
-      body.destroy();
+      discard(body);
       return null;
     }
     chunks.push(buf);
@@ -63,7 +74,7 @@ export async function readSse(body: Readable, options: SseReadOptions): Promise<
       const text = typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
       for (const item of options.parser.feed(text)) {
         if (item.type === 'error') {
-          body.destroy();
+          discard(body);
           throw new McpError(
             'too_large',
             `${options.label}: an SSE event exceeds ${options.maxMessageBytes} bytes`,
@@ -74,7 +85,7 @@ export async function readSse(body: Readable, options: SseReadOptions): Promise<
         }
         if (item.event !== 'message' || item.data === '') continue;
         if (Buffer.byteLength(item.data) > options.maxMessageBytes) {
-          body.destroy();
+          discard(body);
           throw new McpError(
             'too_large',
             `${options.label}: an SSE message exceeds ${options.maxMessageBytes} bytes`,
@@ -91,7 +102,7 @@ export async function readSse(body: Readable, options: SseReadOptions): Promise<
             options.onBadJson(cause);
             continue;
           }
-          body.destroy();
+          discard(body);
           throw new McpError('protocol', `${options.label}: an SSE event carries data that is not JSON`, {
             delivery: 'unknown',
             cause,
@@ -100,7 +111,7 @@ export async function readSse(body: Readable, options: SseReadOptions): Promise<
         delivered = true;
         options.deliver(value);
         if (options.isFinal?.(value) === true) {
-          body.destroy();
+          discard(body);
           return { type: 'done' };
         }
       }

@@ -9,6 +9,7 @@ import { McpError } from '../../errors/index.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { CloseReport, Connection, ConnectionEvents, SendOptions } from '../connection.js';
 import type { HttpTransportOptions } from '../options.js';
+import { discard } from './body.js';
 import { createDispatcher } from './dispatcher.js';
 import { ACCEPT_POST, headerValue, postExchange } from './exchange.js';
 import { ListenStream } from './listen.js';
@@ -130,7 +131,7 @@ export class HttpConnection implements Connection {
         null,
         AbortSignal.timeout(DELETE_TIMEOUT_MS),
       );
-      response.body.destroy();
+      discard(response.body);
       this.shell.log(`DELETE session -> ${response.statusCode} ${Math.round(performance.now() - started)}ms`);
     } catch {
       this.shell.log('DELETE session -> no answer');

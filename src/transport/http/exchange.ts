@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
 import { McpError } from '../../errors/index.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/jsonrpc.js';
 import type { SendOptions } from '../connection.js';
-import { mediaType, readBounded, readSse, type SseOutcome } from './body.js';
+import { discard, mediaType, readBounded, readSse, type SseOutcome } from './body.js';
 import { type AbortCause, abortError, networkError, statusError } from './failures.js';
 import { readSessionId, SESSION_HEADER } from './session.js';
 import { buildHeaders, type HttpShell, issue } from './shell.js';
@@ -93,7 +93,7 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
     }
     shell.deliver(parseJson(raw, label));
   } catch (error) {
-    body.destroy();
+    discard(body);
     if (signal.aborted && !(error instanceof McpError && error.kind === 'too_large')) {
       throw abortError(label, input.abortCause(), true, error);
     }
@@ -179,7 +179,7 @@ async function resumeGet(
   }
   shell.log(`GET resume -> ${response.statusCode}`);
   if (response.statusCode < 200 || response.statusCode >= 300) {
-    response.body.destroy();
+    discard(response.body);
     const failure = statusError(getLabel, response.statusCode, response.headers, SESSION_HEADER in headers);
     if (failure.kind === 'session_expired') shell.sessionId = undefined;
     // The POST itself was delivered; what is unknown is whether it ran.
@@ -190,7 +190,7 @@ async function resumeGet(
     });
   }
   if (mediaType(response.headers['content-type']) !== 'text/event-stream') {
-    response.body.destroy();
+    discard(response.body);
     throw new McpError('protocol', `${getLabel}: the resumed stream is not text/event-stream`, {
       delivery: 'unknown',
     });
@@ -213,7 +213,7 @@ async function failedStatus(
 ): Promise<void> {
   const byStatus = statusError(label, status, headers, sessionSent);
   if (byStatus.kind !== 'transport' || (status >= 300 && status < 400)) {
-    body.destroy();
+    discard(body);
     if (byStatus.kind === 'session_expired') shell.sessionId = undefined;
     throw byStatus;
   }

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import { readSse } from './body.js';
+import { discard, readSse } from './body.js';
 import { ACCEPT_SSE } from './exchange.js';
 import { errorCode } from './failures.js';
 import { buildHeaders, type HttpShell, issue } from './shell.js';
@@ -90,11 +90,11 @@ export class ListenStream {
     const { statusCode: status, body } = response;
     this.shell.log(`GET listen -> ${status}`);
     if (status === 405) {
-      body.destroy();
+      discard(body);
       return 'stop'; // the server offers no GET stream: quietly done (S25/basic/transports)
     }
     if (status < 200 || status >= 300) {
-      body.destroy();
+      discard(body);
       this.diagnostic(`GET stream of ${this.shell.target}: HTTP ${status}`);
       return status >= 500 ? 'idle' : 'stop';
     }
@@ -103,7 +103,7 @@ export class ListenStream {
       ?.trim()
       .toLowerCase();
     if (type !== 'text/event-stream') {
-      body.destroy();
+      discard(body);
       this.diagnostic(`GET stream of ${this.shell.target}: not text/event-stream`);
       return 'stop';
     }
@@ -118,7 +118,7 @@ export class ListenStream {
       });
       return outcome.type !== 'done' && outcome.progressed ? 'progressed' : 'idle';
     } catch (error) {
-      body.destroy();
+      discard(body);
       this.diagnostic(`GET stream of ${this.shell.target}: ${(error as Error).message}`);
       return 'idle';
     }

@@ -5,7 +5,16 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { HttpConnection } from '../../../src/transport/http/index.js';
-import { collector, json, options, rejection, result, startServer, startSilentServer, type TestServer } from './test-server.js';
+import {
+  collector,
+  json,
+  options,
+  rejection,
+  result,
+  startServer,
+  startSilentServer,
+  type TestServer,
+} from './test-server.js';
 
 const servers: TestServer[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));
@@ -20,7 +29,10 @@ test('a JSON answer is delivered; the POST carries content negotiation, user, au
   const conn = new HttpConnection(options(s.url, { headers: { 'X-Custom': 'yes' }, authToken: 'tok-123' }));
   const c = collector();
   await conn.start(c.events);
-  await conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { headers: { 'Mcp-Method': 'tools/list', 'MCP-Protocol-Version': '2026-07-28' } });
+  await conn.send(
+    { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    { headers: { 'Mcp-Method': 'tools/list', 'MCP-Protocol-Version': '2026-07-28' } },
+  );
   assert.deepEqual(c.messages, [result(1, { ok: true })]);
   const h = s.requests[0]?.headers ?? {};
   assert.equal(h['content-type'], 'application/json');
@@ -39,7 +51,9 @@ test('an SSE answer with comments, priming event, junk fields, multi-line data a
   let streamClosed = false;
   const s = await server((req, res, raw) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write(': keep-alive\n\nid: p1\ndata:\n\nbogus-field: 1\nevent: message\ndata: {"jsonrpc":"2.0",\ndata: "method":"notifications/progress","params":{"progress":1}}\n\n');
+    res.write(
+      ': keep-alive\n\nid: p1\ndata:\n\nbogus-field: 1\nevent: message\ndata: {"jsonrpc":"2.0",\ndata: "method":"notifications/progress","params":{"progress":1}}\n\n',
+    );
     res.write('event: ignored-type\ndata: {"not":"delivered"}\n\n');
     res.write(`data: ${JSON.stringify(result(req.json?.['id'], { done: 1 }))}\n\n`);
     raw.socket.on('close', () => {
@@ -62,7 +76,9 @@ test('an SSE answer with comments, priming event, junk fields, multi-line data a
 test('an SSE answer written one byte at a time (with a multi-byte character) is reassembled', async () => {
   const s = await server(async (req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
-    const bytes = Buffer.from(`data: ${JSON.stringify(result(req.json?.['id'], { text: 'Grüße 世界' }))}\r\n\r\n`);
+    const bytes = Buffer.from(
+      `data: ${JSON.stringify(result(req.json?.['id'], { text: 'Grüße 世界' }))}\r\n\r\n`,
+    );
     for (const byte of bytes) {
       res.write(Buffer.from([byte]));
       await new Promise((r) => setImmediate(r));
@@ -78,7 +94,9 @@ test('an SSE answer written one byte at a time (with a multi-byte character) is 
 });
 
 test('a JSON body over maxMessageBytes fails with too_large', async () => {
-  const s = await server((req, res) => json(res, 200, result(req.json?.['id'], { blob: 'x'.repeat(200_000) })));
+  const s = await server((req, res) =>
+    json(res, 200, result(req.json?.['id'], { blob: 'x'.repeat(200_000) })),
+  );
   const conn = new HttpConnection(options(s.url, { maxMessageBytes: 100_000 }));
   const c = collector();
   await conn.start(c.events);
@@ -110,7 +128,9 @@ test('an SSE stream that never ends is bounded by the caller signal: cancelled, 
   const conn = new HttpConnection(options(s.url));
   await conn.start(collector().events);
   const started = performance.now();
-  const error = await rejection(conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/call' }, { signal: AbortSignal.timeout(150) }));
+  const error = await rejection(
+    conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/call' }, { signal: AbortSignal.timeout(150) }),
+  );
   assert.equal(error['kind'], 'cancelled');
   assert.equal(error['delivery'], 'unknown');
   assert.ok(performance.now() - started < 1000);
@@ -121,7 +141,9 @@ test('a server that accepts the connection and never answers: the signal aborts,
   const silent = await startSilentServer();
   const conn = new HttpConnection(options(silent.url));
   await conn.start(collector().events);
-  const error = await rejection(conn.send({ jsonrpc: '2.0', id: 1, method: 'initialize' }, { signal: AbortSignal.timeout(100) }));
+  const error = await rejection(
+    conn.send({ jsonrpc: '2.0', id: 1, method: 'initialize' }, { signal: AbortSignal.timeout(100) }),
+  );
   assert.equal(error['kind'], 'cancelled');
   assert.equal(error['delivery'], 'unknown');
   assert.equal(silent.connections(), 1);
@@ -130,7 +152,9 @@ test('a server that accepts the connection and never answers: the signal aborts,
 });
 
 test('connection refused is a transport error that was certainly not sent', async () => {
-  const s = await server((_req, res) => res.end());
+  const s = await server((_req, res) => {
+    res.end();
+  });
   const url = s.url;
   await s.close();
   const conn = new HttpConnection(options(url));

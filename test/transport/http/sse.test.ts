@@ -10,7 +10,8 @@ function parseAll(chunks: string[], max = 1 << 20): { items: SseItem[]; parser: 
   return { items, parser };
 }
 
-const stream = ': comment\n\nid: 1\nretry: 500\ndata: \n\nevent: message\ndata: {"a":\ndata: 1}\n\nevent: other\ndata: x\n\ndata:no-space\r\n\r\ndata: cr\r\rfield-without-colon\ndata\n\n';
+const stream =
+  ': comment\n\nid: 1\nretry: 500\ndata: \n\nevent: message\ndata: {"a":\ndata: 1}\n\nevent: other\ndata: x\n\ndata:no-space\r\n\r\ndata: cr\r\rfield-without-colon\ndata\n\n';
 const expected = [
   { type: 'event', event: 'message', data: '', id: '1' },
   { type: 'event', event: 'message', data: '{"a":\n1}', id: '1' },
@@ -48,7 +49,9 @@ test('any split of the stream gives the same events', () => {
 });
 
 test('a leading BOM is skipped; an unfinished event at the end is not dispatched', () => {
-  assert.deepEqual(parseAll(['\uFEFFdata: a\n\ndata: b\n']).items, [{ type: 'event', event: 'message', data: 'a', id: '' }]);
+  assert.deepEqual(parseAll(['\uFEFFdata: a\n\ndata: b\n']).items, [
+    { type: 'event', event: 'message', data: 'a', id: '' },
+  ]);
 });
 
 test('an id with NUL is ignored and an invalid retry keeps the previous one', () => {

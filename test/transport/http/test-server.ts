@@ -3,8 +3,8 @@
  * (method, path, headers, body) and answers through a per-test handler. Also a silent TCP server.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { HttpTransportOptions } from '../../../src/transport/options.js';
 
 export interface Recorded {
@@ -39,7 +39,14 @@ export async function startServer(handler: Handler): Promise<TestServer> {
       } catch {
         json = undefined;
       }
-      const rec: Recorded = { method: raw.method ?? '', path: raw.url ?? '', headers: raw.headers, body, json, at: performance.now() };
+      const rec: Recorded = {
+        method: raw.method ?? '',
+        path: raw.url ?? '',
+        headers: raw.headers,
+        body,
+        json,
+        at: performance.now(),
+      };
       requests.push(rec);
       Promise.resolve(handler(rec, res, raw)).catch((error) => {
         res.destroy(error as Error);
@@ -64,7 +71,11 @@ export async function startServer(handler: Handler): Promise<TestServer> {
 }
 
 /** A TCP server that accepts connections and never answers. */
-export async function startSilentServer(): Promise<{ url: URL; connections: () => number; close(): Promise<void> }> {
+export async function startSilentServer(): Promise<{
+  url: URL;
+  connections: () => number;
+  close(): Promise<void>;
+}> {
   const sockets = new Set<Socket>();
   let count = 0;
   const server = createTcpServer((s) => {
@@ -89,7 +100,12 @@ export function options(url: URL, extra: Partial<HttpTransportOptions> = {}): Ht
   return { url, headers: {}, maxMessageBytes: 1 << 20, ...extra };
 }
 
-export function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+export function json(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify(value);
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(body);
@@ -100,7 +116,11 @@ export function result(id: unknown, value: Record<string, unknown> = {}): Record
 }
 
 /** Collects delivered messages; `start()` it on a connection. */
-export function collector(): { messages: unknown[]; diagnostics: string[]; events: { message(v: unknown): void; closed(): void; diagnostic(t: string): void } } {
+export function collector(): {
+  messages: unknown[];
+  diagnostics: string[];
+  events: { message(v: unknown): void; closed(): void; diagnostic(t: string): void };
+} {
   const messages: unknown[] = [];
   const diagnostics: string[] = [];
   return {
@@ -114,7 +134,9 @@ export function collector(): { messages: unknown[]; diagnostics: string[]; event
   };
 }
 
-export async function rejection(promise: Promise<unknown>): Promise<Record<string, unknown> & { message: string }> {
+export async function rejection(
+  promise: Promise<unknown>,
+): Promise<Record<string, unknown> & { message: string }> {
   try {
     await promise;
   } catch (error) {
