@@ -66,7 +66,7 @@ test('a broken response stream is resumed with GET + Last-Event-ID after exactly
 });
 
 test('a stream that ends without an event id is not resumable even when allowed', async () => {
-  const s = await server((req, res) => {
+  const s = await server((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.end(': nothing\n\n');
   });
