@@ -22,26 +22,26 @@ export interface ClientInfo {
 
 interface CommonConfig {
   /** Default deadline of every request, in ms (per-call `timeoutMs` wins). Default 60000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Largest message accepted from the server, in bytes. Default 16 MiB. */
-  maxMessageBytes?: number;
+  maxMessageBytes?: number | undefined;
   /** `'2025-11-25'` (default), `'2026-07-28'`, or `'auto'`. */
-  protocolVersion?: ProtocolVersionChoice;
-  clientInfo?: ClientInfo;
+  protocolVersion?: ProtocolVersionChoice | undefined;
+  clientInfo?: ClientInfo | undefined;
 }
 
 /** A server started as a child process and spoken to over stdin/stdout. */
 export interface StdioServerConfig extends CommonConfig {
   /** The executable. Never a shell string: it is not split on spaces. */
   command: string;
-  args?: string[];
-  cwd?: string;
+  args?: string[] | undefined;
+  cwd?: string | undefined;
   /** Variables for the child, on top of a small allow-list of the parent's environment. */
-  env?: Record<string, string>;
+  env?: Record<string, string> | undefined;
   /** What happens to the server's stderr. Default `'capture'` (bounded, redacted, shown in close reports). */
-  stderr?: StderrMode;
+  stderr?: StderrMode | undefined;
   /** Linux only: run the server in its own PID namespace (opt-in, feature-detected). */
-  isolate?: boolean;
+  isolate?: boolean | undefined;
 }
 
 /** A remote server spoken to over Streamable HTTP. */
@@ -49,15 +49,15 @@ export interface HttpServerConfig extends CommonConfig {
   /** The MCP endpoint. `https:`, or `http:` on loopback only. */
   url: string;
   /** Extra request headers; they may not override the headers autos-mcp manages. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Sent as `Authorization: Bearer <authToken>` on every request. */
-  authToken?: string;
+  authToken?: string | undefined;
   /** Extra CA certificates (PEM) trusted on top of the system ones. */
-  ca?: string[];
+  ca?: string[] | undefined;
   /** An HTTP(S) proxy URL for this server. */
-  proxy?: string;
+  proxy?: string | undefined;
   /** Honour `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` from the environment. Default false. */
-  useEnvProxy?: boolean;
+  useEnvProxy?: boolean | undefined;
 }
 
 export type ServerConfig = StdioServerConfig | HttpServerConfig;

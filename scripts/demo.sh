@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# `npm run demo`: install if needed, build, and run the CLI's demo against the bundled demo server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -d node_modules ] || ! cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null; then
+  npm ci --no-audit --no-fund --silent
+fi
+npm run build --silent
+node dist/cli/bin.js demo

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The whole test run, from a fresh clone on a fresh Debian machine: install, build, lint, type-check, every
+# test on this machine's Node, the real-peer tests again on Node 22 and 24, then the conformance suite.
+# `npm test` runs this; .ci/run runs `npm test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "install (npm ci)"
+if [ -n "${CI:-}" ] || [ ! -d node_modules ] || ! cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null; then
+  npm ci --no-audit --no-fund
+fi
+
+step "build"
+npm run build --silent
+
+step "lint and format check (biome)"
+npx biome check .
+
+step "type-check (src, tests, bench, examples)"
+npx tsc -p tsconfig.json --noEmit
+
+mapfile -t all_tests < <(find test -name '*.test.ts' | sort)
+step "tests on $(node --version): ${#all_tests[@]} files"
+node --import tsx --test --test-reporter=spec "${all_tests[@]}"
+
+real_peer=(test/client/real-servers-stdio.test.ts test/client/http-client.test.ts test/docs/examples.test.ts)
+for v in 22 24; do
+  step "real-peer tests on Node ${v}"
+  npx -y -p "node@${v}" node --import tsx --test --test-reporter=spec "${real_peer[@]}"
+done
+
+step "conformance suite (@modelcontextprotocol/conformance, both revisions)"
+bash scripts/conformance.sh
+
+step "all test stages passed"
