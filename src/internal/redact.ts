@@ -28,8 +28,9 @@ const RULES: ReadonlyArray<readonly [RegExp, string | ((match: string) => string
   [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]*:[^\s/@]*@/gi, `$1${MASK}@`],
   // JSON "key": "value" (value string up to the next unescaped quote).
   [new RegExp(`("${SECRET_KEY}"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'), `$1"${MASK}"`],
-  // key=value / key: value in query strings, env dumps, CLI flags (--token=...).
-  [new RegExp(`(\\b${SECRET_KEY}\\s*[=:]\\s*)(?!\\[redacted\\])[^\\s&"',;]+`, 'gi'), `$1${MASK}`],
+  // key=value / key: value in query strings, env dumps, CLI flags (--token=...), also with the key or the
+  // value quoted, as Python's dict repr (`'api_key': 'x'`) and YAML (`token: "x"`) print them.
+  [new RegExp(`(\\b${SECRET_KEY}['"]?\\s*[=:]\\s*['"]?)(?!\\[redacted\\])[^\\s&"',;]+`, 'gi'), `$1${MASK}`],
   // OAuth `code=` only with `=` (so "exit code: 1" stays readable).
   [/(\bcode=)[^\s&"',;]+/gi, `$1${MASK}`],
   // JWTs: three base64url segments starting with eyJ.
