@@ -23,14 +23,21 @@ for (const mode of ['sse', 'json'] as const) {
           assert.equal(client.transport, 'http');
           const tools = await client.listTools();
           assert.deepEqual(tools.map((t) => t.name).sort(), ['echo', 'fail', 'image', 'slow']);
-          assert.equal(textOf((await client.callTool('echo', { text: 'over http' })) as CallToolResult), 'over http');
+          assert.equal(
+            textOf((await client.callTool('echo', { text: 'over http' })) as CallToolResult),
+            'over http',
+          );
           const failed = await client.callTool('fail', { reason: 'nope' });
           assert.equal(failed.isError, true);
           const image = (await client.callTool('image')) as CallToolResult;
           assert.equal(image.content[0]?.type, 'image');
           const seen: Progress[] = [];
           await client.callTool('slow', { steps: 2, delayMs: 10 }, { onProgress: (p) => seen.push(p) });
-          if (mode === 'sse') assert.deepEqual(seen.map((p) => p.progress), [1, 2]);
+          if (mode === 'sse')
+            assert.deepEqual(
+              seen.map((p) => p.progress),
+              [1, 2],
+            );
         });
       });
     }

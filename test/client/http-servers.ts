@@ -56,7 +56,9 @@ export function startServer(
 }
 
 export function startDemoHttp(json: boolean): Promise<RunningServer> {
-  return startServer('examples/demo-server.mjs', ['--http', '0', ...(json ? ['--json-response'] : [])], (line) =>
-    line.match(/listening (http:\/\/\S+)/)?.[1],
+  return startServer(
+    'examples/demo-server.mjs',
+    ['--http', '0', ...(json ? ['--json-response'] : [])],
+    (line) => line.match(/listening (http:\/\/\S+)/)?.[1],
   );
 }

@@ -48,7 +48,11 @@ for (const protocolVersion of ['2025-11-25', '2026-07-28'] as const) {
     test('slow reports progress to onProgress, in order', async () => {
       await withClient(demoServer({ protocolVersion }), async (client) => {
         const seen: Progress[] = [];
-        const result = await client.callTool('slow', { steps: 3, delayMs: 20 }, { onProgress: (p) => seen.push(p) });
+        const result = await client.callTool(
+          'slow',
+          { steps: 3, delayMs: 20 },
+          { onProgress: (p) => seen.push(p) },
+        );
         assert.match(textOf(result as CallToolResult), /done after 3 steps/);
         assert.deepEqual(
           seen.map((p) => [p.progress, p.total]),
@@ -86,7 +90,11 @@ describe('2026-07-28 specifics over stdio', () => {
 
   test('every request carries _meta; MRTR without a handler returns input_required as data', async () => {
     await withClient(
-      { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/modern-server.mjs')], protocolVersion: '2026-07-28' },
+      {
+        command: process.execPath,
+        args: [path.join(ROOT, 'test/fixtures/modern-server.mjs')],
+        protocolVersion: '2026-07-28',
+      },
       async (client) => {
         const result = await client.callTool('confirm', { what: 'delete' });
         assert.ok(isInputRequired(result));
@@ -98,7 +106,10 @@ describe('2026-07-28 specifics over stdio', () => {
         for (const request of received) {
           assert.equal(request.params._meta['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
           assert.deepEqual(request.params._meta['io.modelcontextprotocol/clientCapabilities'], {});
-          assert.equal((request.params._meta['io.modelcontextprotocol/clientInfo'] as { name: string }).name, 'autos-mcp');
+          assert.equal(
+            (request.params._meta['io.modelcontextprotocol/clientInfo'] as { name: string }).name,
+            'autos-mcp',
+          );
         }
       },
     );
@@ -107,7 +118,11 @@ describe('2026-07-28 specifics over stdio', () => {
   test('MRTR with onElicitation completes: new id, inputResponses, requestState echoed byte for byte', async () => {
     const asked: string[] = [];
     const client = await connect(
-      { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/modern-server.mjs')], protocolVersion: '2026-07-28' },
+      {
+        command: process.execPath,
+        args: [path.join(ROOT, 'test/fixtures/modern-server.mjs')],
+        protocolVersion: '2026-07-28',
+      },
       {
         onElicitation: async (request) => {
           asked.push(request.message);
@@ -130,7 +145,9 @@ describe('2026-07-28 specifics over stdio', () => {
       assert.equal(calls[0]?.params['inputResponses'], undefined);
       assert.equal(calls[0]?.params['requestState'], undefined);
       assert.deepEqual(calls[1]?.params['arguments'], { what: 'delete' });
-      assert.deepEqual(calls[1]?.params['_meta']['io.modelcontextprotocol/clientCapabilities'], { elicitation: { form: {} } });
+      assert.deepEqual(calls[1]?.params['_meta']['io.modelcontextprotocol/clientCapabilities'], {
+        elicitation: { form: {} },
+      });
       const other = received.find((r) => r.params['name'] === 'received');
       assert.equal(other?.params['requestState'], undefined, 'no state leaks into an unrelated request');
     } finally {

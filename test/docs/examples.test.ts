@@ -35,11 +35,17 @@ function examplesIn(file: string): Example[] {
   return found;
 }
 
-const files = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const files = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const examples = files.flatMap(examplesIn);
 
 function ensureBuilt(): void {
-  if (!existsSync(path.join(ROOT, 'dist/index.js'))) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+  if (!existsSync(path.join(ROOT, 'dist/index.js')))
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
 }
 
 function exampleFile(example: Example): string {
@@ -76,6 +82,10 @@ for (const example of examples.filter((e) => e.run)) {
       encoding: 'utf8',
       timeout: 60_000,
     });
-    assert.equal(run.status, 0, `want exit 0, got ${run.status}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`);
+    assert.equal(
+      run.status,
+      0,
+      `want exit 0, got ${run.status}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`,
+    );
   });
 }

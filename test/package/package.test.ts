@@ -1,0 +1,94 @@
+/**
+ * The package as published: the export list is deliberate (snapshot), the version constant matches
+ * package.json, and the packed tarball installs with --omit=dev and works from a clean project.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import * as api from '../../src/index.js';
+import { PACKAGE_VERSION } from '../../src/version.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  engines: { node: string };
+  dependencies: Record<string, string>;
+};
+
+test('the public export list is exactly this (additions are deliberate)', () => {
+  assert.deepEqual(Object.keys(api).sort(), [
+    'Client',
+    'McpError',
+    'RpcError',
+    'UnsupportedProtocolVersionError',
+    'callTool',
+    'clearEraCache',
+    'connect',
+    'isErrorKind',
+    'isInputRequired',
+    'isMcpError',
+    'isRpcError',
+    'normalizeConfig',
+    'withClient',
+  ]);
+});
+
+test('PACKAGE_VERSION equals package.json version; engines allow Node 20.18', () => {
+  assert.equal(PACKAGE_VERSION, pkg.version);
+  assert.equal(pkg.engines.node, '>=20.18');
+  assert.deepEqual(Object.keys(pkg.dependencies), ['undici']);
+});
+
+test('the packed tarball installs without dev dependencies and its entry and bin work', {
+  timeout: 180_000,
+}, () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'autos-mcp-pack-'));
+  try {
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+    const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .pop() as string;
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
+    execFileSync(
+      'npm',
+      ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', path.join(dir, tarball)],
+      {
+        cwd: dir,
+        stdio: 'ignore',
+      },
+    );
+    const script = `
+      import { callTool, normalizeConfig } from 'autos-mcp';
+      const c = normalizeConfig({ command: 'node', args: ['x.js'] });
+      const r = await callTool({ command: process.execPath, args: [${JSON.stringify(path.join(ROOT, 'test/fixtures/echo-server.mjs'))}] }, 'echo', { text: 'packed' });
+      console.log(c.transport, r.content[0].text);`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    assert.equal(out.trim(), 'stdio packed');
+    const help = execFileSync(path.join(dir, 'node_modules/.bin/autos-mcp'), ['--help'], {
+      encoding: 'utf8',
+    });
+    assert.match(help, /autos-mcp tools/);
+    const packed = execFileSync('tar', ['-tzf', path.join(dir, tarball)], { encoding: 'utf8' });
+    assert.doesNotMatch(
+      packed,
+      /package\/(test|bench|src|node_modules)\//,
+      'only dist, docs and metadata are packed',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
