@@ -99,11 +99,15 @@ export class RpcError extends McpError {
   readonly rpcMessage: string;
 
   constructor(operation: string, target: string, code: number, rpcMessage: string, data: unknown) {
-    super('rpc', `${operation} on ${target}: server returned JSON-RPC error ${code}: ${clip(rpcMessage, 300)}`, {
-      delivery: 'delivered',
-      code,
-      data,
-    });
+    super(
+      'rpc',
+      `${operation} on ${target}: server returned JSON-RPC error ${code}: ${clip(rpcMessage, 300)}`,
+      {
+        delivery: 'delivered',
+        code,
+        data,
+      },
+    );
     this.rpcMessage = rpcMessage;
   }
 }
@@ -114,7 +118,12 @@ export class UnsupportedProtocolVersionError extends McpError {
   readonly requested: string;
   readonly supported: readonly string[];
 
-  constructor(target: string, requested: string, supported: readonly string[], options: McpErrorOptions = {}) {
+  constructor(
+    target: string,
+    requested: string,
+    supported: readonly string[],
+    options: McpErrorOptions = {},
+  ) {
     super(
       'unsupported_version',
       `${target} does not support protocol version ${requested}; it offers ${supported.length ? supported.join(', ') : 'none'}`,

@@ -54,7 +54,9 @@ export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 export const HEADER_MISMATCH = -32020;
 
 function isId(value: unknown): value is RequestId {
-  return (typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value))) && value !== '';
+  return (
+    (typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value))) && value !== ''
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -63,10 +65,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Sorts an untrusted parsed value into a JSON-RPC message kind, or explains why it is not one. */
 export function classify(value: unknown): Classified {
-  if (!isObject(value)) return { type: 'invalid', reason: Array.isArray(value) ? 'batch arrays are not used by MCP' : 'not a JSON object' };
+  if (!isObject(value))
+    return {
+      type: 'invalid',
+      reason: Array.isArray(value) ? 'batch arrays are not used by MCP' : 'not a JSON object',
+    };
   if (value['jsonrpc'] !== '2.0') return { type: 'invalid', reason: 'missing jsonrpc: "2.0"' };
   const params = value['params'];
-  if (params !== undefined && !isObject(params)) return { type: 'invalid', reason: 'params is not an object' };
+  if (params !== undefined && !isObject(params))
+    return { type: 'invalid', reason: 'params is not an object' };
   if (typeof value['method'] === 'string') {
     if ('id' in value) {
       if (!isId(value['id'])) return { type: 'invalid', reason: 'request id is not a string or integer' };
@@ -85,7 +92,8 @@ export function classify(value: unknown): Classified {
       return { type: 'invalid', reason: 'error is not {code: number, message: string}' };
     }
     const id = value['id'];
-    if (id !== undefined && id !== null && !isId(id)) return { type: 'invalid', reason: 'error id is not a string or integer' };
+    if (id !== undefined && id !== null && !isId(id))
+      return { type: 'invalid', reason: 'error id is not a string or integer' };
     return { type: 'response', message: value as unknown as JsonRpcErrorResponse };
   }
   return { type: 'invalid', reason: 'neither a request, a notification nor a response' };
