@@ -2,6 +2,7 @@
 // URL at run time, so the harness type-checks and runs (skipping this client) before `npm run build` succeeds.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SDK_STDIO_MAX_BUFFER as LARGE_MESSAGE_BYTES } from './sdk-v2.js';
 import type { BenchClient, Target } from './types.js';
 
 /** The built entry point this adapter loads. */
@@ -11,8 +12,14 @@ export const AUTOS_DIST = new URL('../../dist/index.js', import.meta.url);
 interface AutosModule {
   connect(
     options:
-      | { command: string; args: string[]; protocolVersion: string }
-      | { url: string; protocolVersion: string },
+      | {
+          command: string;
+          args: string[];
+          protocolVersion: string;
+          maxMessageBytes: number;
+          timeoutMs: number;
+        }
+      | { url: string; protocolVersion: string; maxMessageBytes: number; timeoutMs: number },
   ): Promise<{
     callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
     close(): Promise<void>;
@@ -33,10 +40,16 @@ export const autos: BenchClient = {
   async connect(target: Target) {
     loaded ??= import(AUTOS_DIST.href) as Promise<AutosModule>;
     const { connect } = await loaded;
+    // Same raised message cap and call timeout as the SDK adapters, so large-result runs compare like for like.
+    const common = {
+      protocolVersion: target.revision,
+      maxMessageBytes: LARGE_MESSAGE_BYTES,
+      timeoutMs: 120_000,
+    };
     const client = await connect(
       target.transport === 'stdio'
-        ? { command: target.command, args: target.args, protocolVersion: target.revision }
-        : { url: target.url, protocolVersion: target.revision },
+        ? { command: target.command, args: target.args, ...common }
+        : { url: target.url, ...common },
     );
     return { call: (name, args) => client.callTool(name, args), close: () => client.close() };
   },

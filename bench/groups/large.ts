@@ -22,21 +22,34 @@ async function measure(
       const conn = await c.connect(target);
       conns.set(c.name, conn);
       // One untimed call at full size: the server builds and caches the payload, the client warms its buffers.
-      await conn.call('blob', { bytes });
+      await conn.call('blob', { bytes }).catch(() => undefined);
     }
+    // A client that fails (size cap, timeout) is reported as failed instead of ending the whole run.
+    const failed = new Map<string, string>();
     const samples = await interleave(
       active.map((c) => c.name),
       rounds,
       async (name) => {
-        const t0 = process.hrtime.bigint();
-        const result = (await conns.get(name)!.call('blob', { bytes })) as { content?: { text?: string }[] };
-        const elapsed = Number(process.hrtime.bigint() - t0) / 1e6;
-        const got = result.content?.[0]?.text?.length;
-        if (got !== bytes) throw new Error(`${name}: want ${bytes} bytes of text, got ${got}`);
-        return [elapsed];
+        if (failed.has(name)) return [Number.NaN];
+        try {
+          const t0 = process.hrtime.bigint();
+          const result = (await conns.get(name)!.call('blob', { bytes })) as {
+            content?: { text?: string }[];
+          };
+          const elapsed = Number(process.hrtime.bigint() - t0) / 1e6;
+          const got = result.content?.[0]?.text?.length;
+          if (got !== bytes) throw new Error(`want ${bytes} bytes of text, got ${got}`);
+          return [elapsed];
+        } catch (error) {
+          failed.set(name, (error as Error).message.slice(0, 120));
+          return [Number.NaN];
+        }
       },
     );
-    return { label, unit: 'ms', lowerIsBetter: true, chart: true, cells: cells(samples, median) };
+    for (const name of failed.keys()) samples.delete(name);
+    const row: Row = { label, unit: 'ms', lowerIsBetter: true, chart: true, cells: cells(samples, median) };
+    for (const [name, message] of failed) row.cells[name] = { value: Number.NaN, note: `failed: ${message}` };
+    return row;
   } finally {
     for (const conn of conns.values()) await conn.close().catch(() => {});
   }
