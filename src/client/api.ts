@@ -31,6 +31,7 @@ export async function connect(config: ServerConfig, options: ConnectOptions = {}
   const connection = await openConnection(normalized);
   let client: Client | undefined;
   const closeSignal = new AbortController();
+  let wire: Wire | undefined;
   const engine = new Engine(connection, {
     target: normalized.target,
     defaultTimeoutMs: normalized.timeoutMs,
@@ -38,8 +39,9 @@ export async function connect(config: ServerConfig, options: ConnectOptions = {}
     onServerRequest: (method, params) =>
       answerInputRequest(options, method, params, { target: normalized.target, signal: closeSignal.signal }),
     onNotification: (message) => Client.onNotification(() => client, options, message),
+    notificationHeaders: () => wire?.notificationHeaders(),
   });
-  const wire = new Wire(engine, normalized, clientCapabilities(options));
+  wire = new Wire(engine, normalized, clientCapabilities(options));
   const stepOptions: CallOptions = { timeoutMs: options.timeoutMs ?? normalized.timeoutMs };
   if (options.signal) stepOptions.signal = options.signal;
   try {

@@ -59,6 +59,8 @@ export interface EngineSettings {
   cancelNotification: boolean;
   /** Serves a server→client request; `undefined` means "not declared" and gets -32601. */
   onServerRequest?: ServerRequestHandler;
+  /** HTTP headers for notifications the engine sends (2025 over HTTP: the negotiated version header). */
+  notificationHeaders?: () => Readonly<Record<string, string>> | undefined;
   /** Receives every server notification other than progress (already checked to be JSON-RPC). */
   onNotification?: (message: JsonRpcNotification) => void;
 }
@@ -207,7 +209,8 @@ export class Engine {
     }
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
-    await this.#connection.send(message, headers ? { headers } : {});
+    const sendHeaders = headers ?? this.#settings.notificationHeaders?.();
+    await this.#connection.send(message, sendHeaders ? { headers: sendHeaders } : {});
   }
 
   /**

@@ -61,8 +61,14 @@ export class Wire {
 
   /** Sends a notification in the current era. */
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    const headers = this.#isHttp() && this.initialized ? legacyRequestHeaders(this.version) : undefined;
-    return this.#engine.notify(method, params, headers);
+    return this.#engine.notify(method, params, this.notificationHeaders());
+  }
+
+  /** Headers of a notification: over HTTP after a 2025 handshake, the negotiated version. */
+  notificationHeaders(): Record<string, string> | undefined {
+    return this.#isHttp() && this.era === 'legacy' && this.initialized
+      ? legacyRequestHeaders(this.version)
+      : undefined;
   }
 
   #isHttp(): boolean {

@@ -154,6 +154,27 @@ describe('2026-07-28 specifics over stdio', () => {
       await client.close();
     }
   });
+  test('listTools({ cache: true }) answers from a list still fresh per ttlMs; nothing is cached unless asked', async () => {
+    await withClient(
+      {
+        command: process.execPath,
+        args: [path.join(ROOT, 'test/fixtures/modern-server.mjs')],
+        protocolVersion: '2026-07-28',
+      },
+      async (client) => {
+        const first = await client.listToolsDetailed();
+        assert.equal(first.fromCache, false);
+        assert.equal(first.ttlMs, 60000);
+        assert.equal(first.cacheScope, 'public');
+        assert.equal((await client.listToolsDetailed({ cache: true })).fromCache, true);
+        assert.equal((await client.listToolsDetailed()).fromCache, false, 'no cache unless asked');
+        const received = JSON.parse(textOf((await client.callTool('received')) as CallToolResult)) as Array<{
+          method: string;
+        }>;
+        assert.equal(received.filter((r) => r.method === 'tools/list').length, 2);
+      },
+    );
+  });
 });
 
 describe('auto detection over stdio', () => {

@@ -1,0 +1,212 @@
+/**
+ * Client behaviour over Streamable HTTP that needs a server we control (real node:http on port 0):
+ * how a timeout cancels in each revision, that a broken 2026 stream is never re-sent, -32022 handling,
+ * and `auto` against the 2025-only server-everything.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type CallToolResult, clearEraCache, isMcpError, withClient } from '../../src/index.js';
+import { ROOT, textOf } from './helpers.js';
+import { type RunningServer, startServer } from './http-servers.js';
+
+interface Seen {
+  method: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+  closedEarly: boolean;
+}
+
+/** A minimal MCP endpoint: 2026 stateless or 2025 stateful (JSON answers), with scripted tools. */
+function scriptedServer() {
+  const seen: Seen[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => {
+      raw += c.toString();
+    });
+    req.on('end', () => {
+      const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      const entry: Seen = {
+        method: String(body['method'] ?? req.method),
+        headers: req.headers,
+        body,
+        closedEarly: false,
+      };
+      seen.push(entry);
+      res.on('close', () => {
+        if (!res.writableFinished) entry.closedEarly = true;
+      });
+      const id = body['id'];
+      const params = (body['params'] ?? {}) as Record<string, unknown>;
+      const reply = (result: unknown) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+      };
+      if (id === undefined) return void res.writeHead(202).end();
+      if (body['method'] === 'initialize') {
+        res.setHeader('mcp-session-id', 'session-1');
+        return reply({
+          protocolVersion: '2025-11-25',
+          capabilities: { tools: {} },
+          serverInfo: { name: 'scripted', version: '1' },
+        });
+      }
+      if (body['method'] === 'tools/call') {
+        const name = params['name'];
+        if (name === 'hang')
+          return void res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': open\n\n');
+        if (name === 'break') {
+          res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': about to break\n\n');
+          setTimeout(() => res.destroy(), 20);
+          return;
+        }
+        if (
+          name === 'refuse_version_once' &&
+          seen.filter((s) => (s.body['params'] as { name?: string })?.name === name).length === 1
+        ) {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          return void res.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id,
+              error: {
+                code: -32022,
+                message: 'Unsupported',
+                data: { supported: ['2026-07-28'], requested: 'x' },
+              },
+            }),
+          );
+        }
+        return reply({ resultType: 'complete', content: [{ type: 'text', text: `called ${String(name)}` }] });
+      }
+      if (body['method'] === 'tools/list') {
+        return reply({
+          resultType: 'complete',
+          tools: ['hang', 'break', 'refuse_version_once'].map((n) => ({
+            name: n,
+            inputSchema: { type: 'object' },
+          })),
+        });
+      }
+      reply({});
+    });
+  });
+  return { server, seen };
+}
+
+describe('cancellation and broken streams over HTTP', () => {
+  const { server, seen } = scriptedServer();
+  let url = '';
+  before(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const address = server.address() as { port: number };
+    url = `http://127.0.0.1:${address.port}/mcp`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  test('2026: a timeout closes the response stream (the cancellation) and sends no notifications/cancelled', async () => {
+    seen.length = 0;
+    await withClient({ url, protocolVersion: '2026-07-28' }, async (client) => {
+      await assert.rejects(client.callTool('hang', {}, { timeoutMs: 150 }), (error: unknown) => {
+        assert.ok(isMcpError(error));
+        assert.equal(error.kind, 'timeout');
+        assert.equal(error.delivery, 'unknown');
+        return true;
+      });
+      await new Promise((r) => setTimeout(r, 100));
+    });
+    const call = seen.find((s) => s.method === 'tools/call');
+    assert.equal(call?.closedEarly, true, 'the server saw the stream closed');
+    assert.equal(seen.filter((s) => s.method === 'notifications/cancelled').length, 0);
+    assert.equal(call?.headers['mcp-method'], 'tools/call');
+    assert.equal(call?.headers['mcp-name'], 'hang');
+  });
+
+  test('2025: a timeout sends notifications/cancelled with the request id and the session', async () => {
+    seen.length = 0;
+    await withClient({ url, protocolVersion: '2025-11-25' }, async (client) => {
+      await assert.rejects(
+        client.callTool('hang', {}, { timeoutMs: 150 }),
+        (error: unknown) => isMcpError(error) && error.kind === 'timeout',
+      );
+      await new Promise((r) => setTimeout(r, 100));
+    });
+    const call = seen.find((s) => s.method === 'tools/call');
+    const cancel = seen.find((s) => s.method === 'notifications/cancelled');
+    assert.ok(cancel, 'notifications/cancelled was posted');
+    assert.equal((cancel.body['params'] as { requestId: unknown }).requestId, call?.body['id']);
+    assert.equal(cancel.headers['mcp-session-id'], 'session-1');
+    assert.equal(cancel.headers['mcp-protocol-version'], '2025-11-25');
+  });
+
+  test('2026: a stream that breaks is a transport error with delivery unknown, and is never re-sent', async () => {
+    seen.length = 0;
+    await withClient({ url, protocolVersion: '2026-07-28' }, async (client) => {
+      await assert.rejects(client.callTool('break'), (error: unknown) => {
+        assert.ok(isMcpError(error));
+        assert.equal(error.kind, 'transport');
+        assert.equal(error.delivery, 'unknown');
+        return true;
+      });
+    });
+    assert.equal(seen.filter((s) => s.method === 'tools/call').length, 1);
+  });
+
+  test('2026: -32022 with a common version is retried once, with a new id', async () => {
+    seen.length = 0;
+    await withClient({ url, protocolVersion: '2026-07-28' }, async (client) => {
+      const result = (await client.callTool('refuse_version_once')) as CallToolResult;
+      assert.equal(textOf(result), 'called refuse_version_once');
+    });
+    const calls = seen.filter((s) => s.method === 'tools/call');
+    assert.equal(calls.length, 2);
+    assert.notEqual(calls[0]?.body['id'], calls[1]?.body['id']);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+describe('@modelcontextprotocol/server-everything over Streamable HTTP (2025 only)', () => {
+  let server: RunningServer;
+  before(async () => {
+    const port = await freePort();
+    server = await startServer(
+      path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'),
+      ['streamableHttp'],
+      (line) => (/listening on port/.test(line) ? `http://127.0.0.1:${port}/mcp` : undefined),
+      { PORT: String(port) },
+    );
+  });
+  after(() => server.stop());
+
+  test('2025-11-25: lists tools and calls echo over SSE answers', async () => {
+    await withClient({ url: server.url }, async (client) => {
+      assert.equal(client.protocolVersion, '2025-11-25');
+      assert.ok((await client.listTools()).some((t) => t.name === 'echo'));
+      assert.match(
+        textOf((await client.callTool('echo', { message: 'remote' })) as CallToolResult),
+        /remote/,
+      );
+    });
+  });
+
+  test('auto falls back to initialize after a 4xx without a 2026 error body', async () => {
+    clearEraCache();
+    await withClient({ url: server.url, protocolVersion: 'auto' }, async (client) => {
+      assert.equal(client.protocolVersion, '2025-11-25');
+      assert.match(textOf((await client.callTool('echo', { message: 'auto' })) as CallToolResult), /auto/);
+    });
+  });
+});
