@@ -54,7 +54,7 @@ test('with handlers: capabilities declared and each request answered by its hand
     content: { name: 'Ada' },
   });
   assert.equal(
-    (report.answers['sampling/createMessage']?.result?.['content'] as { text: string }).text,
+    (report.answers['sampling/createMessage']?.result?.['content'] as { text?: string } | undefined)?.text,
     'sampled',
   );
   assert.deepEqual(report.answers['roots/list']?.result, { roots: [{ uri: 'file:///work', name: 'work' }] });
