@@ -46,22 +46,24 @@ export function answerInputRequest(
   context: HandlerContext,
 ): Promise<Record<string, unknown>> | undefined {
   if (!canAnswer(options, method)) return undefined;
-  switch (method) {
-    case 'elicitation/create': {
-      const request = (params ?? {}) as ElicitationRequest;
-      // A request without `mode` is form mode; a mode we did not declare gets -32602 (S25/client/elicitation).
-      if (request.mode !== undefined && request.mode !== 'form') {
-        return Promise.reject(
-          rpcFailure(INVALID_PARAMS, `elicitation mode ${String(request.mode)} is not supported`),
-        );
+  // Handlers are the caller's code: a synchronous throw or a plain (non-promise) return value must
+  // still become an answer to the server, never an exception inside the message loop.
+  return Promise.resolve().then(() => {
+    switch (method) {
+      case 'elicitation/create': {
+        const request = (params ?? {}) as ElicitationRequest;
+        // A request without `mode` is form mode; a mode we did not declare gets -32602 (S25/client/elicitation).
+        if (request.mode !== undefined && request.mode !== 'form') {
+          throw rpcFailure(INVALID_PARAMS, `elicitation mode ${String(request.mode)} is not supported`);
+        }
+        return options.onElicitation!(request, context) as Promise<Record<string, unknown>>;
       }
-      return options.onElicitation!(request, context) as Promise<Record<string, unknown>>;
+      case 'sampling/createMessage':
+        return options.onSampling!(params ?? {}, context);
+      case 'roots/list':
+        return options.onListRoots!(context) as Promise<Record<string, unknown>>;
+      default:
+        throw rpcFailure(METHOD_NOT_FOUND, `Method not found: ${method}`);
     }
-    case 'sampling/createMessage':
-      return options.onSampling!(params ?? {}, context);
-    case 'roots/list':
-      return options.onListRoots!(context) as Promise<Record<string, unknown>>;
-    default:
-      return Promise.reject(rpcFailure(METHOD_NOT_FOUND, `Method not found: ${method}`));
-  }
+  });
 }

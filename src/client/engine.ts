@@ -355,7 +355,12 @@ export class Engine {
       answer({ result: {} });
       return;
     }
-    const handled = this.#settings.onServerRequest?.(message.method, message.params);
+    let handled: Promise<Record<string, unknown>> | undefined;
+    try {
+      handled = this.#settings.onServerRequest?.(message.method, message.params);
+    } catch (error) {
+      handled = Promise.reject(error);
+    }
     if (!handled) {
       // Capabilities we did not declare are not implemented: -32601 (S25/basic/lifecycle).
       answer({ error: { code: METHOD_NOT_FOUND, message: `Method not found: ${message.method}` } });
