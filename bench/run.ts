@@ -65,9 +65,9 @@ if (selected('large')) {
     ? [{ mib: 8, rounds: 1, http: false }]
     : [
         { mib: 8, rounds: 5, http: true },
-        { mib: 64, rounds: 3, http: true },
+        { mib: 64, rounds: 2, http: true },
       ];
-  sections.push(await runLarge(clients, { sizes, log }));
+  sections.push(await runLarge(clients, { sizes, capMs: quick ? 20_000 : 30_000, log }));
 }
 if (selected('import')) {
   const modules: Record<string, string> = {};

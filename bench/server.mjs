@@ -2,7 +2,8 @@
 // Minimal hand-written MCP server for benchmarks (no SDK, so server cost is small and equal for every client).
 // stdio (line JSON) by default; `--http <port>` serves Streamable HTTP on node:http (`--sse` answers as SSE).
 // Speaks 2025-11-25 (initialize, session id on HTTP) and 2026-07-28 (server/discover, `_meta`, resultType).
-// Tools: `echo {text}` and `blob {bytes}` (a text block of that many bytes, for large-result runs).
+// Tools: `echo {text}` and `blob {bytes}` (a text block of that many bytes, for large-result runs);
+// `--warm <bytes>` prebuilds one blob size.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
@@ -156,6 +157,9 @@ function serveHttp(port, sse) {
 }
 
 const argv = process.argv.slice(2);
+// `--warm <bytes>` builds that blob for both eras before serving, so timed calls never pay for building it.
+const warmAt = argv.indexOf('--warm');
+if (warmAt !== -1) for (const modern of [false, true]) blobResultJson(Number(argv[warmAt + 1]), modern);
 const at = argv.indexOf('--http');
 if (at === -1) serveStdio();
 else serveHttp(Number(argv[at + 1] ?? 0), argv.includes('--sse'));

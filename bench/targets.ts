@@ -10,8 +10,9 @@ import type { Revision, Target } from './clients/types.js';
 export const SERVER_PATH = fileURLToPath(new URL('./server.mjs', import.meta.url));
 
 /** A stdio target running the bench server under the current node. */
-export function stdioTarget(revision: Revision): Target {
-  return { transport: 'stdio', revision, command: process.execPath, args: [SERVER_PATH] };
+export function stdioTarget(revision: Revision, warmBytes?: number): Target {
+  const warm = warmBytes === undefined ? [] : ['--warm', String(warmBytes)];
+  return { transport: 'stdio', revision, command: process.execPath, args: [SERVER_PATH, ...warm] };
 }
 
 /** A running HTTP bench server. */
