@@ -38,7 +38,10 @@ export function trapEscapes(): void {
   });
 }
 
-/** Pids whose parent is this process (live or zombie), from /proc. */
+/**
+ * Pids whose parent is this process (live or zombie), from /proc — leaving out tsx's own esbuild service,
+ * which the loader may start at any time.
+ */
 export function childPids(): number[] {
   const out: number[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -46,7 +49,9 @@ export function childPids(): number[] {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === process.pid) out.push(Number(entry));
+      if (Number(fields[1]) !== process.pid) continue;
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (!/esbuild/.test(command)) out.push(Number(entry));
     } catch {
       // the process ended while we looked
     }
