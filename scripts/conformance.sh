@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite, client side, at both revisions against the expected-failure
+# baseline test/conformance/baseline.yml, and prints a summary (scripts/conformance-summary.ts).
+# Fails on any scenario failing outside the baseline, on a baseline entry that now passes, and on a client
+# that does not exit 0 where success is expected. Results go to results/conformance/ (gitignored).
+# The runner needs Node >= 22; `npx -p node@22` puts it on the PATH of the runner and of the client it spawns.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+RUNNER_PACKAGE="@modelcontextprotocol/conformance@0.2.0-alpha.12"
+REVISIONS=(2025-11-25 2026-07-28)
+OUT=results/conformance
+BASELINE=test/conformance/baseline.yml
+# The runner runs every scenario of a revision in parallel; on a small machine 40 Node clients starting at
+# once can take far longer than the default 30 s. A hung client still fails: it prints no exit line.
+TIMEOUT_MS="${CONFORMANCE_TIMEOUT_MS:-90000}"
+
+conformance() {
+  npx -y -p node@22 -p "$RUNNER_PACKAGE" conformance "$@"
+}
+
+started=$SECONDS
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+# Compile the driver and the src/ it imports: the runner then starts plain Node (no tsx per client) on the
+# current sources, never a stale dist/.
+node_modules/.bin/tsc -p test/conformance/tsconfig.json
+CLIENT="node $OUT/build/test/conformance/client.js"
+
+status=0
+for revision in "${REVISIONS[@]}"; do
+  conformance list --requirements "$revision" >"$OUT/$revision.list" 2>/dev/null
+  echo "conformance $revision: running (log: $OUT/$revision.log)"
+  # json-schema-2020-12-preservation runs here too (not scored: added-after-release); the summary gates it.
+  if ! conformance client --command "$CLIENT" --requirements "$revision" \
+    --expected-failures "$BASELINE" --timeout "$TIMEOUT_MS" -o "$OUT/$revision" >"$OUT/$revision.log" 2>&1; then
+    echo "conformance $revision: the runner's own baseline check failed (details in the log and below)"
+    status=1
+  fi
+done
+
+node --import tsx scripts/conformance-summary.ts "$OUT" "$BASELINE" "${REVISIONS[@]}" || status=1
+echo "conformance: finished in $((SECONDS - started)) s"
+exit "$status"
