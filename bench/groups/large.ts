@@ -51,6 +51,13 @@ async function measure(
           return [elapsed];
         } catch (error) {
           failed.set(name, (error as Error).message.slice(0, 120));
+          // Close at once: a client still reading in the background would steal the event loop from the
+          // next client's timed call (the harness process hosts every client).
+          await conns
+            .get(name)!
+            .close()
+            .catch(() => {});
+          conns.delete(name);
           return [Number.NaN];
         }
       },
