@@ -3,10 +3,11 @@
  * with checks.json and stdout.txt, and `conformance list --requirements` output) and judges it against
  * test/conformance/baseline.yml. Prints a per-revision summary; exits 1 on an unexpected failure, a stale
  * baseline entry, a baseline entry without a reason, or a client that did not exit by itself as expected.
- * Usage: node --import tsx scripts/conformance-summary.ts <out dir> <baseline.yml> <revision>...
+ * CLI: node --import tsx scripts/conformance-summary.ts <out dir> <baseline.yml> <revision>...; `summarize()` is the core.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** Not scored by `--requirements`, yet must pass at every revision it runs at. */
 const GATED_UNSCORED = new Set(['json-schema-2020-12-preservation']);
@@ -27,7 +28,7 @@ interface ScenarioResult {
 }
 
 /** Parses the baseline: `client:` then `  - <scenario> # <reason>` lines; anything else is an error. */
-export function readBaseline(text: string): Map<string, string> {
+function readBaseline(text: string): Map<string, string> {
   const entries = new Map<string, string>();
   let inClient = false;
   for (const [index, line] of text.split('\n').entries()) {
@@ -47,7 +48,7 @@ export function readBaseline(text: string): Map<string, string> {
 }
 
 /** Client scenarios of `conformance list --requirements <rev>`: the scored ones and the unscored ones. */
-export function readRequirements(text: string): { scored: string[]; unscored: string[] } {
+function readRequirements(text: string): { scored: string[]; unscored: string[] } {
   const scored: string[] = [];
   const unscored: string[] = [];
   let section: 'client' | 'unscored' | undefined;
@@ -112,7 +113,13 @@ function describe(result: ScenarioResult): string {
 }
 
 /** Judges one revision; returns the problems found. */
-function judge(outDir: string, revision: string, baseline: Map<string, string>, seen: Set<string>): string[] {
+function judge(
+  outDir: string,
+  revision: string,
+  baseline: Map<string, string>,
+  seen: Set<string>,
+  print: (line: string) => void,
+): string[] {
   const problems: string[] = [];
   const { scored, unscored } = readRequirements(readFileSync(path.join(outDir, `${revision}.list`), 'utf8'));
   const results = readResults(path.join(outDir, revision));
@@ -136,7 +143,7 @@ function judge(outDir: string, revision: string, baseline: Map<string, string>, 
       problems.push(`${revision}: unexpected failure: ${describe(result)}`);
     } else tally.passed++;
   }
-  console.log(
+  print(
     `${revision}: ${scored.length} scored client scenarios: ${tally.passed} passed, ${tally.failed} failed, ` +
       `${tally.baselined} baselined; checks ${tally.success} passed, ${tally.failure} failed, ${tally.warning} warnings`,
   );
@@ -149,10 +156,31 @@ function judge(outDir: string, revision: string, baseline: Map<string, string>, 
     }
     const ok = !failing(result) && result.exitCode === 0;
     const checks = `${count(result.checks, 'SUCCESS')} passed, ${count(result.checks, 'FAILURE')} failed`;
-    console.log(`  not scored${gated ? ', gated' : ''}: ${ok ? 'pass' : 'FAIL'} ${name} (checks ${checks})`);
+    print(`  not scored${gated ? ', gated' : ''}: ${ok ? 'pass' : 'FAIL'} ${name} (checks ${checks})`);
     if (gated && !ok) problems.push(`${revision}: unexpected failure: ${describe(result)}`);
   }
   return problems;
+}
+
+/**
+ * Judges the results of `revisions` under `outDir` against the baseline file; returns the exit code and the
+ * summary lines. Throws on a malformed baseline.
+ */
+export function summarize(
+  outDir: string,
+  baselineFile: string,
+  revisions: readonly string[],
+): { code: number; lines: string[] } {
+  const lines: string[] = [];
+  const print = (line: string) => lines.push(line);
+  const baseline = readBaseline(readFileSync(baselineFile, 'utf8'));
+  const seen = new Set<string>();
+  const problems = revisions.flatMap((revision) => judge(outDir, revision, baseline, seen, print));
+  for (const name of baseline.keys())
+    if (!seen.has(name)) problems.push(`baseline entry ${name} is not a scored scenario at any revision run`);
+  for (const problem of problems) print(`  ✗ ${problem}`);
+  print(problems.length === 0 ? 'conformance: OK' : `conformance: ${problems.length} problem(s)`);
+  return { code: problems.length === 0 ? 0 : 1, lines };
 }
 
 function main(argv: readonly string[]): number {
@@ -161,14 +189,16 @@ function main(argv: readonly string[]): number {
     console.error('usage: conformance-summary <out dir> <baseline.yml> <revision>...');
     return 2;
   }
-  const baseline = readBaseline(readFileSync(baselineFile, 'utf8'));
-  const seen = new Set<string>();
-  const problems = revisions.flatMap((revision) => judge(outDir, revision, baseline, seen));
-  for (const name of baseline.keys())
-    if (!seen.has(name)) problems.push(`baseline entry ${name} is not a scored scenario at any revision run`);
-  for (const problem of problems) console.log(`  ✗ ${problem}`);
-  console.log(problems.length === 0 ? 'conformance: OK' : `conformance: ${problems.length} problem(s)`);
-  return problems.length === 0 ? 0 : 1;
+  try {
+    const { code, lines } = summarize(outDir, baselineFile, revisions);
+    for (const line of lines) console.log(line);
+    return code;
+  } catch (error) {
+    console.error(`conformance summary: ${(error as Error).message}`);
+    return 2;
+  }
 }
 
-process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = main(process.argv.slice(2));
+}

@@ -23,14 +23,22 @@ started=$SECONDS
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
+# Which client scenarios each revision scores, fetched while the driver compiles (one npx at a time: a
+# cold npx cache must not be filled by two installs at once).
+(
+  for revision in "${REVISIONS[@]}"; do
+    conformance list --requirements "$revision" >"$OUT/$revision.list" 2>"$OUT/$revision.list.err"
+  done
+) &
+lists=$!
 # Compile the driver and the src/ it imports: the runner then starts plain Node (no tsx per client) on the
 # current sources, never a stale dist/.
 node_modules/.bin/tsc -p test/conformance/tsconfig.json
+wait "$lists" || { cat "$OUT"/*.list.err >&2; exit 1; }
 CLIENT="node $OUT/build/test/conformance/client.js"
 
 status=0
 for revision in "${REVISIONS[@]}"; do
-  conformance list --requirements "$revision" >"$OUT/$revision.list" 2>/dev/null
   echo "conformance $revision: running (log: $OUT/$revision.log)"
   # json-schema-2020-12-preservation runs here too (not scored: added-after-release); the summary gates it.
   if ! conformance client --command "$CLIENT" --requirements "$revision" \
