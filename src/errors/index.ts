@@ -1,3 +1,5 @@
+import { redact } from '../internal/redact.js';
+
 /**
  * The one error type of autos-mcp. Every failure carries a stable string `kind` (match on it, not on
  * `instanceof`, so errors survive a worker boundary as data) and a `delivery` that says whether the
@@ -65,14 +67,16 @@ export class McpError extends Error {
   readonly stderrTail?: string;
 
   constructor(kind: ErrorKind, message: string, options: McpErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Every message passes the redactor: server text (JSON-RPC messages, stderr, challenges) may echo a
+    // token back, and an error message ends up in logs. Over-masking is accepted; leaking is not.
+    super(redact(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.delivery = options.delivery ?? 'not_sent';
     if (options.code !== undefined) this.code = options.code;
     if (options.data !== undefined) this.data = options.data;
     if (options.status !== undefined) this.status = options.status;
-    if (options.challenge !== undefined) this.challenge = options.challenge;
-    if (options.stderrTail !== undefined) this.stderrTail = options.stderrTail;
+    if (options.challenge !== undefined) this.challenge = redactChallenge(options.challenge);
+    if (options.stderrTail !== undefined) this.stderrTail = redact(options.stderrTail);
   }
 
   /** Plain data, for logs and for crossing a thread boundary. */
@@ -95,7 +99,7 @@ export class McpError extends Error {
 export class RpcError extends McpError {
   override readonly name = 'RpcError';
   declare readonly code: number;
-  /** The server's own `error.message`, untouched (it is data, not an instruction). */
+  /** The server's own `error.message`, redacted (it is data, not an instruction). */
   readonly rpcMessage: string;
 
   constructor(operation: string, target: string, code: number, rpcMessage: string, data: unknown) {
@@ -108,7 +112,7 @@ export class RpcError extends McpError {
         data,
       },
     );
-    this.rpcMessage = rpcMessage;
+    this.rpcMessage = redact(rpcMessage);
   }
 }
 
@@ -154,6 +158,13 @@ export function isErrorKind<K extends ErrorKind>(value: unknown, kind: K): value
 /** True when the server answered with a JSON-RPC error. */
 export function isRpcError(value: unknown): value is RpcError {
   return isErrorKind(value, 'rpc');
+}
+
+function redactChallenge(challenge: AuthChallenge): AuthChallenge {
+  const out = { ...challenge };
+  if (out.errorDescription !== undefined) out.errorDescription = redact(out.errorDescription);
+  if (out.error !== undefined) out.error = redact(out.error);
+  return out;
 }
 
 function clip(text: string, max: number): string {

@@ -71,18 +71,10 @@ function hostileHttp(mode: '401' | '500') {
 }
 
 /**
- * Known leaks, reported and not yet fixed (the fix is in files others are editing). Each case still runs
- * and shows as TODO until fixed; remove its entry when it passes.
- * - RpcError puts the server's error.message in its own message unredacted (src/errors/index.ts, RpcError).
- * - toJSON() carries the parsed challenge, whose error_description is server text, unredacted.
+ * Known leaks, each with its reason: a listed case still runs and shows as TODO until fixed. None today;
+ * keep the list empty.
  */
-const KNOWN_LEAK: Record<string, string> = {
-  'lib 401': 'toJSON().challenge.errorDescription echoes the server text unredacted',
-  'lib 500': 'RpcError message embeds the server error.message unredacted',
-  'cli 401 json': 'toJSON().challenge.errorDescription echoes the server text unredacted',
-  'cli 500 text': 'RpcError message embeds the server error.message unredacted',
-  'cli 500 json': 'RpcError message embeds the server error.message unredacted',
-};
+const KNOWN_LEAK: Record<string, string> = {};
 const todo = (key: string) => (KNOWN_LEAK[key] ? { todo: KNOWN_LEAK[key] } : {});
 
 const servers: Record<string, { server: Server; url: string }> = {};
