@@ -242,13 +242,21 @@ export class Client {
     }
     if (message.method === 'notifications/message' && options.onLog) {
       const params = message.params ?? {};
-      const data =
-        typeof params['data'] === 'string' ? params['data'] : JSON.stringify(params['data'] ?? null);
+      const data = typeof params['data'] === 'string' ? params['data'] : describeLogData(params['data']);
       options.onLog({
         level: typeof params['level'] === 'string' ? params['level'] : 'info',
         ...(typeof params['logger'] === 'string' ? { logger: params['logger'].slice(0, 200) } : {}),
         data: redact(data ?? '').slice(0, 4096),
       });
     }
+  }
+}
+
+/** Log data as text; data too deeply nested to serialise is named, not lost silently. */
+function describeLogData(data: unknown): string {
+  try {
+    return JSON.stringify(data ?? null);
+  } catch {
+    return '[log data could not be serialised]';
   }
 }
