@@ -43,7 +43,8 @@ for revision in "${REVISIONS[@]}"; do
   # json-schema-2020-12-preservation runs here too (not scored: added-after-release); the summary gates it.
   if ! conformance client --command "$CLIENT" --requirements "$revision" \
     --expected-failures "$BASELINE" --timeout "$TIMEOUT_MS" -o "$OUT/$revision" >"$OUT/$revision.log" 2>&1; then
-    echo "conformance $revision: the runner's own baseline check failed (details in the log and below)"
+    echo "conformance $revision: the runner's own baseline check failed:"
+    sed 's/\x1b\[[0-9;]*m//g' "$OUT/$revision.log" | sed -n '/^Stale baseline entries/,/^$/p;/^Unexpected failures/,/^$/p'
     status=1
   fi
 done
