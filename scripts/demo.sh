@@ -6,4 +6,4 @@ if [ ! -d node_modules ] || ! cmp -s package-lock.json node_modules/.package-loc
   npm ci --no-audit --no-fund --silent
 fi
 npm run build --silent
-node dist/cli/bin.js demo
+node dist/bin.js demo

@@ -11,8 +11,11 @@ import type { CliIo } from './main.js';
 import { progressBar } from './progress.js';
 
 export async function runDemo(io: CliIo): Promise<number> {
-  const server = fileURLToPath(new URL('../../examples/demo-server.mjs', import.meta.url));
-  if (!existsSync(server)) {
+  // The source tree (src/cli), the bundle (dist) and its chunks sit at different depths below the root.
+  const server = ['../examples/', '../../examples/', '../../../examples/']
+    .map((dir) => fileURLToPath(new URL(`${dir}demo-server.mjs`, import.meta.url)))
+    .find((candidate) => existsSync(candidate));
+  if (server === undefined) {
     throw new McpError(
       'config',
       'the demo server ships with the source repository (examples/demo-server.mjs); run the demo from a clone',

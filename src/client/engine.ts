@@ -70,7 +70,8 @@ interface Pending {
   resolve: (result: Record<string, unknown>) => void;
   reject: (error: McpError) => void;
   sent: boolean;
-  controller: AbortController;
+  /** Closes the exchange on abandon (HTTP); stdio needs none — a written line cannot be taken back. */
+  controller: AbortController | undefined;
   timer: NodeJS.Timeout | undefined;
   timeoutMs: number;
   hardDeadline: number;
@@ -164,7 +165,7 @@ export class Engine {
     if (outgoing !== undefined) message.params = outgoing;
 
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const controller = new AbortController();
+      const controller = this.#connection.transport === 'http' ? new AbortController() : undefined;
       const onAbort = () => this.#abandon(id, 'cancelled', 'cancelled by the caller');
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const pending: Pending = {
@@ -184,7 +185,7 @@ export class Engine {
       this.#arm(id, pending, timeoutMs);
       pending.sent = true;
       const sendOptions = {
-        signal: controller.signal,
+        ...(controller ? { signal: controller.signal } : {}),
         ...(options.headers ? { headers: options.headers } : {}),
         ...(options.resumable ? { resumable: true } : {}),
       };
@@ -253,7 +254,7 @@ export class Engine {
     pending.reject(
       new McpError(kind, `${pending.method} on ${this.#settings.target}: ${why}${mayHaveRun}`, { delivery }),
     );
-    pending.controller.abort();
+    pending.controller?.abort();
     if (pending.sent && this.#settings.cancelNotification && !pending.noCancel && !this.#closedError) {
       // S25/basic/utilities/cancellation, S26/basic/patterns/cancellation: tell the server; ignore failures.
       this.notify('notifications/cancelled', {

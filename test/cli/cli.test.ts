@@ -10,7 +10,7 @@ import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'dist/cli/bin.js');
+const BIN = path.join(ROOT, 'dist/bin.js');
 const DEMO = ['--', process.execPath, 'examples/demo-server.mjs'];
 
 function cli(args: string[], env: Record<string, string> = {}) {

@@ -20,6 +20,24 @@ export function discard(body: Readable): void {
 
 function ignore(): void {}
 
+/** How long the rest of a stream may take to end by itself once its final message arrived. */
+const RELEASE_GRACE_MS = 1000;
+
+/**
+ * Stops waiting on a body whose final message arrived. Servers end the stream right after it (S26 SHOULD),
+ * so the few bytes left are drained and the socket stays in the keep-alive pool; destroying it at once
+ * would cost a new TCP connection and an error object per call. A stream still open after the grace
+ * period is destroyed.
+ */
+export function release(body: Readable): void {
+  if (body.readableEnded || body.destroyed) return;
+  body.on('error', ignore);
+  const timer = setTimeout(() => body.destroy(), RELEASE_GRACE_MS);
+  timer.unref();
+  body.once('close', () => clearTimeout(timer));
+  body.resume();
+}
+
 /** Reads at most `limit` bytes; returns null (body destroyed) when the body is longer. */
 export async function readBounded(body: Readable, limit: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
@@ -70,7 +88,8 @@ export async function readSse(body: Readable, options: SseReadOptions): Promise<
   let delivered = false;
   const progressed = () => delivered || options.parser.lastEventId !== startId;
   try {
-    for await (const chunk of body) {
+    // destroyOnReturn: false — returning after the final message must not destroy the body (see release()).
+    for await (const chunk of body.iterator({ destroyOnReturn: false })) {
       const text = typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
       for (const item of options.parser.feed(text)) {
         if (item.type === 'error') {
@@ -111,7 +130,7 @@ export async function readSse(body: Readable, options: SseReadOptions): Promise<
         delivered = true;
         options.deliver(value);
         if (options.isFinal?.(value) === true) {
-          discard(body);
+          release(body);
           return { type: 'done' };
         }
       }

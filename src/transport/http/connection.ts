@@ -37,7 +37,7 @@ export class HttpConnection implements Connection {
   readonly target: string;
   private readonly shell: HttpShell;
   private readonly dispatcher: Dispatcher;
-  private readonly lifetime = new AbortController();
+  private readonly inFlight = new Set<AbortController>();
   private events: ConnectionEvents | undefined;
   private listener: ListenStream | undefined;
   private closing: Promise<CloseReport> | undefined;
@@ -79,17 +79,25 @@ export class HttpConnection implements Connection {
       throw new McpError('closed', `POST ${method} to ${this.target}: the connection is closed`);
     const version = headerValue(options.headers, 'mcp-protocol-version');
     if (version !== undefined) this.shell.protocolVersion = version;
-    const signal =
-      options.signal === undefined
-        ? this.lifetime.signal
-        : AbortSignal.any([this.lifetime.signal, options.signal]);
+    // One controller per exchange, aborted by the caller's signal or by close(). Not AbortSignal.any():
+    // on Node 20 it leaves a listener on the long-lived signal per call until GC runs.
+    const local = new AbortController();
     const caller = options.signal;
-    await postExchange(this.shell, {
-      message,
-      options,
-      signal,
-      abortCause: () => (caller?.aborted === true ? 'cancelled' : 'closed'),
-    });
+    const onAbort = () => local.abort();
+    if (caller?.aborted) local.abort();
+    else caller?.addEventListener('abort', onAbort, { once: true });
+    this.inFlight.add(local);
+    try {
+      await postExchange(this.shell, {
+        message,
+        options,
+        signal: local.signal,
+        abortCause: () => (caller?.aborted === true ? 'cancelled' : 'closed'),
+      });
+    } finally {
+      this.inFlight.delete(local);
+      caller?.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Opens the 2025-11-25 GET stream for server-initiated messages; 405 quietly ends it. */
@@ -109,7 +117,7 @@ export class HttpConnection implements Connection {
 
   private async shutdown(): Promise<CloseReport> {
     this.listener?.stop();
-    this.lifetime.abort();
+    for (const exchange of this.inFlight) exchange.abort();
     const sessionId = this.shell.sessionId;
     if (sessionId !== undefined) await this.deleteSession();
     await this.dispatcher.destroy().catch(() => undefined);
