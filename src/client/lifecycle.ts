@@ -3,7 +3,7 @@
  * `server/discover` probe on the same connection (never a throwaway process), the era cached per server.
  * Spec: S25/basic/lifecycle, S26/basic/versioning, S26/basic/transports/stdio, …/streamable-http.
  */
-import { isMcpError, McpError, RpcError, UnsupportedProtocolVersionError } from '../errors/index.js';
+import { isMcpError, RpcError, UnsupportedProtocolVersionError } from '../errors/index.js';
 import {
   HEADER_MISMATCH,
   MISSING_REQUIRED_CLIENT_CAPABILITY,
@@ -187,12 +187,4 @@ function objectOr(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : {};
-}
-
-/** Thrown when a legacy server would be needed but the config pinned the modern revision. */
-export function eraMismatch(config: NormalizedConfig): McpError {
-  return new McpError(
-    'unsupported_version',
-    `${config.target} does not speak protocol version ${MODERN_VERSION}`,
-  );
 }
