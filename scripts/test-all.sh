@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n=== %s\n' "$*"; }
+summary=$(mktemp)
+trap 'rm -f "$summary"' EXIT
 
 step "install (npm ci)"
 if [ -n "${CI:-}" ] || [ ! -d node_modules ] || ! cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null; then
@@ -23,15 +25,19 @@ npx tsc -p tsconfig.json --noEmit
 
 mapfile -t all_tests < <(find test -name '*.test.ts' | sort)
 step "tests on $(node --version): ${#all_tests[@]} files"
-node --import tsx --test --test-reporter=spec "${all_tests[@]}"
+node --import tsx --test --test-reporter=spec "${all_tests[@]}" | tee -a "$summary"
 
-real_peer=(test/client/real-servers-stdio.test.ts test/client/http-client.test.ts test/docs/examples.test.ts)
+real_peer=(test/client/real-servers-stdio.test.ts test/client/http-client.test.ts test/client/http-behaviour.test.ts test/docs/examples.test.ts)
 for v in 22 24; do
   step "real-peer tests on Node ${v}"
-  npx -y -p "node@${v}" node --import tsx --test --test-reporter=spec "${real_peer[@]}"
+  npx -y -p "node@${v}" node --import tsx --test --test-reporter=spec "${real_peer[@]}" | tee -a "$summary"
 done
 
 step "conformance suite (@modelcontextprotocol/conformance, both revisions)"
 bash scripts/conformance.sh
 
 step "all test stages passed"
+# One closing line over every runner above (node's runner prints one per stage).
+passed=$(awk '/^ℹ pass /{n+=$3} END{print n+0}' "$summary")
+failed=$(awk '/^ℹ fail /{n+=$3} END{print n+0}' "$summary")
+echo "tests: ${passed} passed, ${failed} failed"
