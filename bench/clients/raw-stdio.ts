@@ -14,7 +14,10 @@ type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
 /** Connects over stdio, runs the revision's setup (initialize for 2025, nothing for 2026), returns the connection. */
 async function connectStdio(target: Extract<Target, { transport: 'stdio' }>): Promise<BenchConnection> {
-  const child = spawn(target.command, target.args, { stdio: ['pipe', 'pipe', 'ignore'] });
+  // A small environment, like the libraries give their servers: the bench runs under tsx, and a child that
+  // inherits its loader settings would start slower and make the floor look higher than it is.
+  const env = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' };
+  const child = spawn(target.command, target.args, { stdio: ['pipe', 'pipe', 'ignore'], env });
   const pending = new Map<number, Pending>();
   let nextId = 0;
   let parts: Buffer[] = [];
