@@ -58,6 +58,7 @@ export class HttpConnection implements Connection {
       deliver: (value) => {
         if (this.closing === undefined) this.events?.message(value);
       },
+      logging: debug.enabled,
       log: (text) => debug('http %s %s', this.target, text),
     };
   }
