@@ -128,6 +128,23 @@ describe('cancellation and broken streams over HTTP', () => {
     assert.equal(call?.headers['mcp-name'], 'hang');
   });
 
+  test('after completed calls, cancelling the next one still closes its stream, and later calls succeed', async () => {
+    // The engine reuses the abort controllers of completed requests: reuse must not weaken cancellation.
+    seen.length = 0;
+    await withClient({ url, protocolVersion: '2026-07-28' }, async (client) => {
+      for (let i = 0; i < 3; i++) await client.callTool('plain', {});
+      const controller = new AbortController();
+      const hang = client.callTool('hang', {}, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 50);
+      await assert.rejects(hang, (error: unknown) => isMcpError(error) && error.kind === 'cancelled');
+      const after = await client.callTool('plain', {});
+      assert.equal(textOf(after), 'called plain');
+      await new Promise((r) => setTimeout(r, 100));
+    });
+    const hung = seen.find((s) => (s.body['params'] as { name?: string })?.name === 'hang');
+    assert.equal(hung?.closedEarly, true, 'the server saw the cancelled stream closed');
+  });
+
   test('2025: a timeout sends notifications/cancelled with the request id and the session', async () => {
     seen.length = 0;
     await withClient({ url, protocolVersion: '2025-11-25' }, async (client) => {
