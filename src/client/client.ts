@@ -4,9 +4,9 @@
  * data and never acted on.
  */
 import { debuglog } from 'node:util';
-import { McpError } from '../errors/index.js';
+import { McpError, RpcError } from '../errors/index.js';
 import { redact } from '../internal/redact.js';
-import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
+import { HEADER_MISMATCH, type JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { HeaderParam } from '../protocol/tool-headers.js';
 import type { CloseOptions, CloseReport } from '../transport/connection.js';
 import type { NormalizedConfig } from './config.js';
@@ -37,7 +37,8 @@ export class Client {
   #toolCache: { list: ToolList; receivedAt: number } | undefined;
   #headerParams = new Map<string, HeaderParam[]>();
   #excluded = new Map<string, string>();
-  #listed = false;
+  /** Usable tool names of the last list; `undefined` before any list. */
+  #known: Set<string> | undefined;
   #discoverCache: { result: DiscoverResult; receivedAt: number } | undefined;
 
   /** @internal Use `connect()`. */
@@ -117,7 +118,7 @@ export class Client {
       log('%s: tool %s left out: %s', this.#config.target, item.name, item.reason);
     this.#headerParams = checked.headerParams;
     this.#excluded = new Map(checked.excluded.map((e) => [e.name, e.reason]));
-    this.#listed = true;
+    this.#known = new Set(checked.tools.map((t) => t.name));
     const list: ToolList = { tools: checked.tools, excluded: checked.excluded, fromCache: false };
     if (typeof last['ttlMs'] === 'number') list.ttlMs = last['ttlMs'];
     if (last['cacheScope'] === 'public' || last['cacheScope'] === 'private')
@@ -140,8 +141,27 @@ export class Client {
       throw new McpError('config', `callTool ${name}: arguments must be an object`);
     }
     const headerRules = this.#wire.era === 'modern' && this.#config.transport === 'http';
-    // Over HTTP in 2026 the x-mcp-header parameters must be mirrored, so the definition must be known first.
-    if (headerRules && !this.#listed) await this.listToolsDetailed(options);
+    // Over HTTP in 2026 the x-mcp-header parameters must be mirrored, so the definition must be known
+    // first: list before the first call, and again for a name the last list did not have.
+    if (headerRules && !this.#known?.has(name) && !this.#excluded.has(name))
+      await this.listToolsDetailed(options);
+    try {
+      return await this.#callListed(name, args, options, headerRules);
+    } catch (error) {
+      if (!headerRules || !(error instanceof RpcError) || error.code !== HEADER_MISMATCH) throw error;
+      // -32020: the server refused the headers before running anything, so re-fetching the definitions and
+      // sending once more with corrected headers is not a replay (S26/basic/transports/streamable-http: SHOULD).
+      await this.listToolsDetailed(options);
+      return this.#callListed(name, args, options, headerRules);
+    }
+  }
+
+  async #callListed(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+    headerRules: boolean,
+  ): Promise<ToolCallOutcome> {
     const excludedReason = this.#excluded.get(name);
     if (excludedReason !== undefined) {
       throw new McpError(

@@ -22,6 +22,7 @@ interface Seen {
 /** A minimal MCP endpoint: 2026 stateless or 2025 stateful (JSON answers), with scripted tools. */
 function scriptedServer() {
   const seen: Seen[] = [];
+  let lists = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     req.on('data', (c: Buffer) => {
@@ -54,6 +55,22 @@ function scriptedServer() {
           serverInfo: { name: 'scripted', version: '1' },
         });
       }
+      if (body['method'] === 'tools/call' && params['name'] === 'moved') {
+        if (req.headers['mcp-param-region'] === undefined) {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          return void res.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id,
+              error: { code: -32020, message: 'Header mismatch: Mcp-Param-Region' },
+            }),
+          );
+        }
+        return reply({
+          resultType: 'complete',
+          content: [{ type: 'text', text: `region ${req.headers['mcp-param-region']}` }],
+        });
+      }
       if (body['method'] === 'tools/call') {
         const name = params['name'];
         if (name === 'hang')
@@ -83,18 +100,25 @@ function scriptedServer() {
         return reply({ resultType: 'complete', content: [{ type: 'text', text: `called ${String(name)}` }] });
       }
       if (body['method'] === 'tools/list') {
+        lists++;
+        const region = { type: 'string', ...(lists > 1 ? { 'x-mcp-header': 'Region' } : {}) };
+        const later = lists > 1 ? [{ name: 'late_tool', inputSchema: { type: 'object' } }] : [];
         return reply({
           resultType: 'complete',
-          tools: ['hang', 'break', 'refuse_version_once'].map((n) => ({
-            name: n,
-            inputSchema: { type: 'object' },
-          })),
+          tools: [
+            ...['hang', 'break', 'refuse_version_once'].map((n) => ({
+              name: n,
+              inputSchema: { type: 'object' },
+            })),
+            { name: 'moved', inputSchema: { type: 'object', properties: { region } } },
+            ...later,
+          ],
         });
       }
       reply({});
     });
   });
-  return { server, seen };
+  return { server, seen, resetLists: () => void (lists = 0) };
 }
 
 describe('cancellation and broken streams over HTTP', () => {
@@ -184,6 +208,45 @@ describe('cancellation and broken streams over HTTP', () => {
     const calls = seen.filter((s) => s.method === 'tools/call');
     assert.equal(calls.length, 2);
     assert.notEqual(calls[0]?.body['id'], calls[1]?.body['id']);
+  });
+});
+
+describe('2026 tool headers kept current over HTTP', () => {
+  const { server, seen, resetLists } = scriptedServer();
+  let url = '';
+  before(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  test('-32020 on Mcp-Param headers: the tool list is re-fetched and the call sent once more with the header', async () => {
+    seen.length = 0;
+    resetLists();
+    await withClient({ url, protocolVersion: '2026-07-28' }, async (client) => {
+      const result = (await client.callTool('moved', { region: 'eu-west' })) as CallToolResult;
+      assert.equal(textOf(result), 'region eu-west');
+    });
+    assert.equal(seen.filter((s) => s.method === 'tools/list').length, 2);
+    const calls = seen.filter((s) => s.method === 'tools/call');
+    assert.equal(calls.length, 2);
+    assert.equal(calls[0]?.headers['mcp-param-region'], undefined);
+    assert.equal(calls[1]?.headers['mcp-param-region'], 'eu-west');
+  });
+
+  test('a tool the last list did not have triggers one re-list before the call', async () => {
+    seen.length = 0;
+    resetLists();
+    await withClient({ url, protocolVersion: '2026-07-28' }, async (client) => {
+      await client.listTools();
+      const result = (await client.callTool('late_tool')) as CallToolResult;
+      assert.equal(textOf(result), 'called late_tool');
+      await client.callTool('late_tool');
+    });
+    assert.equal(seen.filter((s) => s.method === 'tools/list').length, 2);
   });
 });
 
