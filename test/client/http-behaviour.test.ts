@@ -118,7 +118,10 @@ function scriptedServer() {
       reply({});
     });
   });
-  return { server, seen, resetLists: () => void (lists = 0) };
+  const resetLists = () => {
+    lists = 0;
+  };
+  return { server, seen, resetLists };
 }
 
 describe('cancellation and broken streams over HTTP', () => {
