@@ -3,7 +3,7 @@
  * bounds, aborts, and delivery semantics (S25/basic/transports, S26/basic/transports/streamable-http).
  */
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { HttpConnection } from '../../../src/transport/http/index.js';
 import {
   collector,
@@ -11,18 +11,11 @@ import {
   options,
   rejection,
   result,
-  startServer,
+  serversClosedAfter,
   startSilentServer,
-  type TestServer,
 } from './test-server.js';
 
-const servers: TestServer[] = [];
-after(() => Promise.all(servers.map((s) => s.close())));
-async function server(...args: Parameters<typeof startServer>): Promise<TestServer> {
-  const s = await startServer(...args);
-  servers.push(s);
-  return s;
-}
+const server = serversClosedAfter();
 
 test('a JSON answer is delivered; the POST carries content negotiation, user, auth and per-message headers', async () => {
   const s = await server((req, res) => json(res, 200, result(req.json?.['id'], { ok: true })));

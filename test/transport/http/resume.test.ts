@@ -4,17 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { HttpConnection } from '../../../src/transport/http/index.js';
-import { collector, json, options, rejection, result, startServer, type TestServer } from './test-server.js';
+import { collector, json, options, rejection, result, serversClosedAfter } from './test-server.js';
 
-const servers: TestServer[] = [];
-after(() => Promise.all(servers.map((s) => s.close())));
-async function server(...args: Parameters<typeof startServer>): Promise<TestServer> {
-  const s = await startServer(...args);
-  servers.push(s);
-  return s;
-}
+const server = serversClosedAfter();
 
 const V = { 'MCP-Protocol-Version': '2025-11-25' };
 

@@ -3,17 +3,11 @@
  * response only, sent on later POST/GET/DELETE, 404 ⇒ session_expired, DELETE on close; and close() semantics.
  */
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { HttpConnection } from '../../../src/transport/http/index.js';
-import { collector, json, options, rejection, result, startServer, type TestServer } from './test-server.js';
+import { collector, json, options, rejection, result, serversClosedAfter } from './test-server.js';
 
-const servers: TestServer[] = [];
-after(() => Promise.all(servers.map((s) => s.close())));
-async function server(...args: Parameters<typeof startServer>): Promise<TestServer> {
-  const s = await startServer(...args);
-  servers.push(s);
-  return s;
-}
+const server = serversClosedAfter();
 
 const V = { 'MCP-Protocol-Version': '2025-11-25' };
 

@@ -3,17 +3,11 @@
  * JSON-RPC error bodies delivered as messages (S26 streamable-http status table), other statuses as transport.
  */
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { HttpConnection } from '../../../src/transport/http/index.js';
-import { collector, json, options, rejection, startServer, type TestServer } from './test-server.js';
+import { collector, json, options, rejection, serversClosedAfter } from './test-server.js';
 
-const servers: TestServer[] = [];
-after(() => Promise.all(servers.map((s) => s.close())));
-async function server(...args: Parameters<typeof startServer>): Promise<TestServer> {
-  const s = await startServer(...args);
-  servers.push(s);
-  return s;
-}
+const server = serversClosedAfter();
 
 for (const status of [301, 302, 307, 308]) {
   test(`a ${status} redirect is not followed and names the status and target origin, not the query`, async () => {

@@ -5,6 +5,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTcpServer, type Socket } from 'node:net';
+import { after } from 'node:test';
 import type { HttpTransportOptions } from '../../../src/transport/options.js';
 
 export interface Recorded {
@@ -143,4 +144,15 @@ export async function rejection(
     return error as Record<string, unknown> & { message: string };
   }
   throw new Error('want a rejection, got success');
+}
+
+/** A `startServer` whose servers all close when the test file ends. */
+export function serversClosedAfter(): typeof startServer {
+  const started: TestServer[] = [];
+  after(() => Promise.all(started.map((s) => s.close())));
+  return async (handler) => {
+    const s = await startServer(handler);
+    started.push(s);
+    return s;
+  };
 }
