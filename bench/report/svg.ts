@@ -54,9 +54,18 @@ export function renderSvg(report: BenchReport): string {
       `<text x="${LABEL_W - 6}" y="${y0 + (clients.length * (BAR_H + GAP)) / 2 + 4}" text-anchor="end">${escapeXml(row.label)}</text>`,
     );
     clients.forEach((c, i) => {
-      const ratio = row.cells[c]?.ratioVsRaw;
-      if (ratio === undefined) return;
+      const cell = row.cells[c];
+      const ratio = cell?.ratioVsRaw;
       const y = y0 + i * (BAR_H + GAP);
+      if (ratio === undefined) {
+        // A client that ran but produced no figure (e.g. gave up on a 64 MiB result) is named, not left blank.
+        if (cell?.note !== undefined) {
+          parts.push(
+            `<text x="${LABEL_W + 4}" y="${y + BAR_H - 2}" fill="${COLORS[i % COLORS.length]}">${escapeXml(`${c}: ${cell.note}`)}</text>`,
+          );
+        }
+        return;
+      }
       const w = Math.max(1, x(ratio) - LABEL_W);
       parts.push(
         `<rect x="${LABEL_W}" y="${y}" width="${w.toFixed(1)}" height="${BAR_H}" fill="${COLORS[i % COLORS.length]}"/>`,

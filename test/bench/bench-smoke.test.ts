@@ -134,6 +134,21 @@ describe('reports', () => {
     assert.equal((svg.match(/<rect x="240"/g) ?? []).length, 2, 'one bar each for autos-mcp and sdk-v2');
   });
 
+  test('the SVG chart names a client that produced no figure instead of leaving its bar out silently', () => {
+    const large: Row = {
+      ...p50,
+      label: '64 MiB result stdio',
+      cells: {
+        raw: { value: 1500 },
+        'autos-mcp': { value: 1550, ratioVsRaw: 1.03 },
+        'sdk-v2': { value: Number.NaN, note: 'failed: gave up after 30 s' },
+      },
+    };
+    const svg = renderSvg(fakeReport([large]));
+    assert.ok(svg.includes('sdk-v2: failed: gave up after 30 s'), svg);
+    assert.equal((svg.match(/<rect x="240"/g) ?? []).length, 1, 'a bar only for autos-mcp');
+  });
+
   test('targets read autos-mcp figures: met, not met, and not measured', () => {
     const verdicts = assessTargets(
       fakeReport([
