@@ -48,12 +48,7 @@ export function readBounded(body: Readable, limit: number): Promise<Buffer | nul
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const stop = () => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onError);
-      body.off('close', onClose);
-    };
+    let stop = () => {};
     const onData = (chunk: Buffer | string) => {
       const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       size += buf.length;
@@ -81,11 +76,29 @@ export function readBounded(body: Readable, limit: number): Promise<Buffer | nul
       reject(prematureClose(body));
       return;
     }
-    body.on('data', onData);
-    body.on('end', onEnd);
-    body.on('error', onError);
-    body.on('close', onClose);
+    stop = follow(body, { data: onData, end: onEnd, error: onError, close: onClose });
   });
+}
+
+interface BodyListeners {
+  data(chunk: Buffer | string): void;
+  end(): void;
+  error(error: unknown): void;
+  close(): void;
+}
+
+/** Attaches the four listeners a reader needs; the returned function detaches them all. */
+function follow(body: Readable, listeners: BodyListeners): () => void {
+  body.on('data', listeners.data);
+  body.on('end', listeners.end);
+  body.on('error', listeners.error);
+  body.on('close', listeners.close);
+  return () => {
+    body.off('data', listeners.data);
+    body.off('end', listeners.end);
+    body.off('error', listeners.error);
+    body.off('close', listeners.close);
+  };
 }
 
 /** The error of a body that closed before its end: its own error, or a premature close. */
@@ -132,12 +145,7 @@ export function readSse(body: Readable, options: SseReadOptions): Promise<SseOut
   const state = { delivered: false };
   const progressed = () => state.delivered || options.parser.lastEventId !== startId;
   return new Promise((resolve, reject) => {
-    const stop = () => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onError);
-      body.off('close', onClose);
-    };
+    let stop = () => {};
     const onData = (chunk: Buffer | string) => {
       let final: boolean;
       try {
@@ -171,10 +179,7 @@ export function readSse(body: Readable, options: SseReadOptions): Promise<SseOut
       resolve({ type: 'broken', progressed: false, error: prematureClose(body) });
       return;
     }
-    body.on('data', onData);
-    body.on('end', onEnd);
-    body.on('error', onError);
-    body.on('close', onClose);
+    stop = follow(body, { data: onData, end: onEnd, error: onError, close: onClose });
   });
 }
 
