@@ -6,55 +6,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeHeaderValue } from '../../src/protocol/header-value.js';
 import { paramHeaders, validateToolHeaders } from '../../src/protocol/tool-headers.js';
-
-const customHeadersTool = {
-  name: 'test_custom_headers',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      region: { type: 'string', 'x-mcp-header': 'Region' },
-      priority: { type: 'integer', 'x-mcp-header': 'Priority' },
-      verbose: { type: 'boolean', 'x-mcp-header': 'Verbose' },
-      debug: { type: 'boolean', 'x-mcp-header': 'Debug' },
-      empty_val: { type: 'string', 'x-mcp-header': 'EmptyVal' },
-      method_val: { type: 'string', 'x-mcp-header': 'Method' },
-      float_val: { type: 'number' },
-      non_ascii_val: { type: 'string', 'x-mcp-header': 'NonAscii' },
-      whitespace_val: { type: 'string', 'x-mcp-header': 'Whitespace' },
-      leading_space_val: { type: 'string', 'x-mcp-header': 'LeadingSpace' },
-      trailing_space_val: { type: 'string', 'x-mcp-header': 'TrailingSpace' },
-      internal_space_val: { type: 'string', 'x-mcp-header': 'InternalSpace' },
-      control_char_val: { type: 'string', 'x-mcp-header': 'ControlChar' },
-      crlf_val: { type: 'string', 'x-mcp-header': 'CrLf' },
-      tab_val: { type: 'string', 'x-mcp-header': 'Tab' },
-      query: { type: 'string' },
-    },
-  },
-};
-
-const customArgs = {
-  region: 'us-west1',
-  priority: 42,
-  verbose: false,
-  debug: true,
-  empty_val: '',
-  method_val: 'test-method',
-  float_val: 2.5, // the conformance value is 3.14159; any non-integer number works here
-  non_ascii_val: 'Hello, 世界',
-  whitespace_val: ' padded ',
-  leading_space_val: ' us-west1',
-  trailing_space_val: 'us-west1 ',
-  internal_space_val: 'us west 1',
-  control_char_val: 'line1\nline2',
-  crlf_val: 'line1\r\nline2',
-  tab_val: '\tindented',
-  query: 'SELECT * FROM users',
-};
+import { customHeadersArgs, customHeadersTool } from '../fixtures/custom-headers-tool.js';
 
 test('the http-custom-headers tool is valid and yields the conformance header table', () => {
   const check = validateToolHeaders(customHeadersTool);
   assert.ok(check.ok, check.ok ? '' : check.reason);
-  const headers = paramHeaders(check.params, customArgs);
+  const headers = paramHeaders(check.params, customHeadersArgs);
   assert.equal(headers['Mcp-Param-Region'], 'us-west1');
   assert.equal(headers['Mcp-Param-Priority'], '42');
   assert.equal(headers['Mcp-Param-Verbose'], 'false');
@@ -74,7 +31,7 @@ test('the http-custom-headers tool is valid and yields the conformance header ta
   for (const [name, arg] of Object.entries(base64)) {
     const raw = headers[`Mcp-Param-${name}`];
     assert.ok(raw?.startsWith('=?base64?') && raw.endsWith('?='), `want Base64 for ${name}, got ${raw}`);
-    assert.equal(decodeHeaderValue(raw ?? ''), customArgs[arg]);
+    assert.equal(decodeHeaderValue(raw ?? ''), customHeadersArgs[arg]);
   }
   assert.equal(headers['Mcp-Param-Query'], undefined);
   assert.equal(headers['Mcp-Param-FloatVal'], undefined);
