@@ -23,6 +23,16 @@ npx biome check .
 step "type-check (src, tests, bench, examples)"
 npx tsc -p tsconfig.json --noEmit
 
+step "dead code and packaging (knip, publint, attw)"
+# knip: unused files, exports and dependencies (knip.json). Each tool exits non-zero on a finding.
+npx knip
+npx publint --strict
+# The package is ESM-only ("type": "module", ESM files only, no `require` condition), so attw's
+# esm-only profile skips two resolutions that cannot apply: node10 (predates `exports`; engines is
+# >=20.18) and node16-from-CJS (a require() of ESM, which CJS callers replace with `await import()`).
+# Every ESM and bundler resolution is still checked.
+npx attw --pack . --profile esm-only
+
 mapfile -t all_tests < <(find test -name '*.test.ts' | sort)
 step "tests on $(node --version): ${#all_tests[@]} files"
 node --import tsx --test --test-reporter=spec "${all_tests[@]}" | tee -a "$summary"

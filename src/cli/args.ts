@@ -2,7 +2,7 @@
  * Command-line parsing for `autos-mcp`: a command, options, positionals, and a target — either a URL
  * or everything after `--` (a command and its arguments, never a shell string).
  */
-import type { ServerConfig } from '../client/config.js';
+import type { ServerConfig } from '../client/index.js';
 
 export interface ParsedArgs {
   command: string | undefined;

@@ -4,8 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { withClient } from '../client/api.js';
-import { McpError } from '../errors/index.js';
+import { McpError, withClient } from '../client/index.js';
 import { formatResult, formatTools } from './format.js';
 import type { CliIo } from './main.js';
 import { progressBar } from './progress.js';
@@ -50,6 +49,8 @@ export async function runDemo(io: CliIo): Promise<number> {
     say(`   result.isError === ${String(failed.isError)}`);
     return client.close();
   });
-  say(`\n6. close(): server process tree ended (${report.ended}), processes left: ${report.activeProcesses}`);
+  say(
+    `\n6. close(): server process tree ended (${report.process?.ended}), processes left: ${report.process?.activeProcesses}`,
+  );
   return 0;
 }

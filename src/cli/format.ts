@@ -3,8 +3,8 @@
  * sequences included) are neutralised before printing, so a server cannot rewrite the user's screen.
  */
 
-import type { Tool, ToolCallOutcome } from '../client/types.js';
-import { isMcpError } from '../errors/index.js';
+import type { Tool, ToolCallOutcome } from '../client/index.js';
+import { isMcpError } from '../client/index.js';
 
 /** Removes terminal control sequences and control characters other than newline and tab. */
 export function safeText(text: string): string {

@@ -2,9 +2,9 @@
  * `autos-mcp` commands: `tools`, `call`, `discover` and `demo`. Readable output by default, `--json` for
  * programs; exit codes tell a tool's own error (`isError`) apart from a failure to call it.
  */
-import { callTool, withClient } from '../client/api.js';
-import type { ServerConfig } from '../client/config.js';
-import { isMcpError } from '../errors/index.js';
+
+import type { ServerConfig } from '../client/index.js';
+import { callTool, isMcpError, withClient } from '../client/index.js';
 import { type ParsedArgs, parseArgs, targetConfig, UsageError } from './args.js';
 import { runDemo } from './demo.js';
 import { formatError, formatResult, formatTools } from './format.js';

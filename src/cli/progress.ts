@@ -2,7 +2,7 @@
  * A one-line progress bar on stderr while a server reports progress, redrawn in place on a terminal and
  * printed as plain lines (at most one a second) elsewhere. Never written to stdout.
  */
-import type { Progress } from '../client/engine.js';
+import type { Progress } from '../client/index.js';
 
 export interface ProgressSink {
   write(text: string): unknown;

@@ -3,80 +3,103 @@
  * close) and `withClient` (run a function, then close whatever happens). Importing starts nothing; the
  * HTTP transport (and undici) is loaded only when an HTTP server is first used.
  */
-
+import {
+  type BaseServerConfig,
+  type NormalizedCommon,
+  normalizeBaseConfig,
+  normalizeConfig,
+  type ServerConfig,
+} from '../config/index.js';
 import type { Connection } from '../transport/connection.js';
-import { StdioConnection } from '../transport/stdio/index.js';
+import { openConnection } from '../transport/open.js';
 import { answerInputRequest, clientCapabilities } from './capabilities.js';
+import { ToolCatalog } from './catalog.js';
 import { Client } from './client.js';
-import { type NormalizedConfig, normalizeConfig, type ServerConfig } from './config.js';
 import { type CallOptions, Engine } from './engine.js';
-import { detectEra, initializeLegacy, type ServerFacts } from './lifecycle.js';
+import { getReady } from './lifecycle.js';
+import { routeNotification } from './notifications.js';
 import type { ConnectOptions } from './options.js';
+import { Responder } from './responder.js';
 import type { ToolCallOutcome } from './types.js';
 import { Wire } from './wire.js';
 
-async function openConnection(config: NormalizedConfig): Promise<Connection> {
-  if (config.transport === 'stdio') return new StdioConnection(config.stdio);
-  const { HttpConnection } = await import('../transport/http/index.js');
-  return new HttpConnection(config.http);
+async function resolveConnection(
+  config: ServerConfig | BaseServerConfig,
+  options: ConnectOptions,
+): Promise<{ settings: NormalizedCommon; connection: Connection }> {
+  if (options.connection !== undefined) {
+    return {
+      settings: normalizeBaseConfig(config, options.connection.target),
+      connection: options.connection,
+    };
+  }
+  const normalized = normalizeConfig(config as ServerConfig);
+  const connection = await openConnection(normalized, { auth: options.auth, dispatcher: options.dispatcher });
+  return { settings: normalized, connection };
 }
 
 /**
  * Connects to one server now: spawns it (stdio) or reaches it (HTTP), and gets ready in the configured
  * revision — `initialize` for 2025-11-25, nothing for a pinned 2026-07-28, a probe for `auto`.
  * On failure everything started is cleaned up before the error is thrown.
+ *
+ * With `options.connection` (e.g. one end of `createMemoryPair()`), `config` holds only the shared
+ * settings (`timeoutMs`, `protocolVersion`, …) and that connection is used instead of opening one.
  */
-export async function connect(config: ServerConfig, options: ConnectOptions = {}): Promise<Client> {
-  const normalized = normalizeConfig(config);
-  const connection = await openConnection(normalized);
-  let client: Client | undefined;
-  const closeSignal = new AbortController();
-  let wire: Wire | undefined;
+export async function connect(
+  config: ServerConfig | BaseServerConfig,
+  options: ConnectOptions = {},
+): Promise<Client> {
+  const { settings, connection } = await resolveConnection(config, options);
+  const closeController = new AbortController();
+  const catalog = new ToolCatalog();
+  const responder = new Responder(
+    (message) => connection.send(message),
+    (method, params) =>
+      answerInputRequest(options, method, params, {
+        target: settings.target,
+        signal: closeController.signal,
+      }),
+  );
   const engine = new Engine(connection, {
-    target: normalized.target,
-    defaultTimeoutMs: normalized.timeoutMs,
-    cancelNotification: true,
-    onServerRequest: (method, params) =>
-      answerInputRequest(options, method, params, { target: normalized.target, signal: closeSignal.signal }),
-    onNotification: (message) => Client.onNotification(() => client, options, message),
-    notificationHeaders: () => wire?.notificationHeaders(),
+    target: settings.target,
+    defaultTimeoutMs: settings.timeoutMs,
+    onServerRequest: (message) => responder.answer(message),
+    onNotification: (message) => routeNotification(message, { catalog, onLog: options.onLog }),
   });
-  wire = new Wire(engine, normalized, clientCapabilities(options));
-  const stepOptions: CallOptions = { timeoutMs: options.timeoutMs ?? normalized.timeoutMs };
+  const wire = new Wire(engine, connection.traits, {
+    clientInfo: settings.clientInfo,
+    capabilities: clientCapabilities(options),
+    target: settings.target,
+  });
+  const stepOptions: CallOptions = { timeoutMs: options.timeoutMs ?? settings.timeoutMs };
   if (options.signal) stepOptions.signal = options.signal;
   try {
     await engine.start();
-    const facts = await getReady(wire, normalized, stepOptions);
-    // 2026 over HTTP cancels by closing the response stream, never with a notification (S26/basic/patterns/cancellation).
-    engine.settings.cancelNotification = !(normalized.transport === 'http' && wire.era === 'modern');
-    // 2025 over HTTP: server-initiated requests not tied to a call arrive only on the GET stream (S25/basic/transports).
-    if (
-      normalized.transport === 'http' &&
-      wire.era === 'legacy' &&
-      Object.keys(wire.capabilities).length > 0
-    ) {
-      connection.listen?.();
-    }
-    client = new Client(engine, wire, normalized, options, facts, closeSignal);
-    return client;
+    const session = await getReady(wire, settings, connection.traits, stepOptions);
+    engine.cancelBy(session.cancelBy);
+    // 2025: server-initiated requests not tied to a call may need a stream of their own (S25/basic/transports).
+    connection.negotiated({
+      protocolVersion: session.version,
+      openServerStream:
+        connection.traits.serverStream &&
+        session.era === 'legacy' &&
+        Object.keys(wire.capabilities).length > 0,
+    });
+    return Client.assemble({
+      engine,
+      wire,
+      connection,
+      config: settings,
+      options,
+      session,
+      catalog,
+      closeController,
+    });
   } catch (error) {
-    closeSignal.abort();
+    closeController.abort();
     await engine.close().catch(() => {});
     throw error;
-  }
-}
-
-async function getReady(wire: Wire, config: NormalizedConfig, options: CallOptions): Promise<ServerFacts> {
-  switch (config.protocolVersion) {
-    case '2025-11-25':
-      return initializeLegacy(wire, config, options);
-    case '2026-07-28':
-      // A pinned version never probes: no handshake, `_meta` on every request (S26/basic/index).
-      wire.era = 'modern';
-      wire.version = '2026-07-28';
-      return { capabilities: {}, instructions: undefined, discover: undefined };
-    case 'auto':
-      return detectEra(wire, config, options);
   }
 }
 
@@ -85,7 +108,7 @@ async function getReady(wire: Wire, config: NormalizedConfig, options: CallOptio
  * `fn` throws. Resolves with what `fn` returned.
  */
 export async function withClient<T>(
-  config: ServerConfig,
+  config: ServerConfig | BaseServerConfig,
   fn: (client: Client) => Promise<T> | T,
   options: ConnectOptions = {},
 ): Promise<T> {
@@ -99,7 +122,7 @@ export async function withClient<T>(
 
 /** One shot: connect, call one tool, close. `timeoutMs` and `signal` apply to each step. */
 export function callTool(
-  config: ServerConfig,
+  config: ServerConfig | BaseServerConfig,
   name: string,
   args: Record<string, unknown> = {},
   options: ConnectOptions & CallOptions = {},

@@ -3,7 +3,6 @@
  * and the same handlers serve 2025's server-initiated requests and 2026's MRTR input requests.
  * Spec: S25/basic/lifecycle (capabilities), S25/client/elicitation, S26/basic/patterns/mrtr.
  */
-import { RpcError } from '../errors/index.js';
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from '../protocol/jsonrpc.js';
 import type { ConnectOptions, HandlerContext } from './options.js';
 import type { ElicitationRequest } from './types.js';
@@ -17,11 +16,30 @@ export function clientCapabilities(options: ConnectOptions): Record<string, unkn
   return capabilities;
 }
 
-/** True when every input request can be answered by a handler. */
-export function canAnswer(options: ConnectOptions, method: string): boolean {
+/**
+ * The client's own refusal of a server request, answered with this JSON-RPC code. Not an `McpError`: it
+ * never reaches the caller, and it is not something the server returned.
+ */
+export class HandlerRefusal extends Error {
+  readonly code: number;
+
+  constructor(code: number, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** True when a handler can answer this input request (form-mode elicitation only: url mode is not declared). */
+export function canAnswer(
+  options: ConnectOptions,
+  method: string,
+  params?: Record<string, unknown>,
+): boolean {
   switch (method) {
     case 'elicitation/create':
-      return options.onElicitation !== undefined;
+      return (
+        options.onElicitation !== undefined && (params?.['mode'] === undefined || params['mode'] === 'form')
+      );
     case 'sampling/createMessage':
       return options.onSampling !== undefined;
     case 'roots/list':
@@ -29,10 +47,6 @@ export function canAnswer(options: ConnectOptions, method: string): boolean {
     default:
       return false;
   }
-}
-
-function rpcFailure(code: number, message: string): RpcError {
-  return new RpcError('client handler', 'client', code, message, undefined);
 }
 
 /**
@@ -54,7 +68,10 @@ export function answerInputRequest(
         const request = (params ?? {}) as ElicitationRequest;
         // A request without `mode` is form mode; a mode we did not declare gets -32602 (S25/client/elicitation).
         if (request.mode !== undefined && request.mode !== 'form') {
-          throw rpcFailure(INVALID_PARAMS, `elicitation mode ${String(request.mode)} is not supported`);
+          throw new HandlerRefusal(
+            INVALID_PARAMS,
+            `elicitation mode ${String(request.mode)} is not supported`,
+          );
         }
         return options.onElicitation!(request, context) as Promise<Record<string, unknown>>;
       }
@@ -63,7 +80,7 @@ export function answerInputRequest(
       case 'roots/list':
         return options.onListRoots!(context) as Promise<Record<string, unknown>>;
       default:
-        throw rpcFailure(METHOD_NOT_FOUND, `Method not found: ${method}`);
+        throw new HandlerRefusal(METHOD_NOT_FOUND, `Method not found: ${method}`);
     }
   });
 }

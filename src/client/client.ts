@@ -1,25 +1,34 @@
 /**
  * `Client`: one connection to one MCP server, ready to use. It lists and calls tools, sends raw requests,
  * and closes everything it started. Server-provided text (descriptions, instructions, logs) is kept as
- * data and never acted on.
+ * data and never acted on. It owns the negotiated state (`Negotiated`) and replaces it whole when it changes.
  */
 import { debuglog } from 'node:util';
+import type { NormalizedCommon } from '../config/index.js';
 import { McpError, RpcError } from '../errors/index.js';
-import { redact } from '../internal/redact.js';
-import { HEADER_MISMATCH, type JsonRpcNotification } from '../protocol/jsonrpc.js';
+import { HEADER_MISMATCH } from '../protocol/jsonrpc.js';
 import type { HeaderParam } from '../protocol/tool-headers.js';
-import type { CloseOptions, CloseReport } from '../transport/connection.js';
-import type { NormalizedConfig } from './config.js';
+import { META_SERVER_INFO } from '../protocol/versions.js';
+import type { Connection, ProcessReport } from '../transport/connection.js';
+import type { ToolCatalog } from './catalog.js';
 import type { CallOptions, Engine } from './engine.js';
-import { discoverModern, type ServerFacts } from './lifecycle.js';
+import { discoverModern } from './lifecycle.js';
 import { runWithInput } from './mrtr.js';
+import { type Negotiated, revise } from './negotiated.js';
 import type { ConnectOptions } from './options.js';
-import { checkTools, DEFAULT_MAX_PAGES, fetchAllPages, isFresh } from './tools.js';
+import { checkTools, DEFAULT_MAX_PAGES, fetchAllPages } from './tools.js';
 import type { DiscoverResult, Implementation, Tool, ToolCallOutcome, ToolList } from './types.js';
-import { MRTR_METHODS, type Wire } from './wire.js';
+import {
+  isImplementation,
+  MRTR_METHODS,
+  type Wire,
+  type WireRequestOptions,
+  withVersionRetry,
+} from './wire.js';
 
 const log = debuglog('autos-mcp');
 
+/** Options of `listTools` and `listToolsDetailed`. */
 export interface ListToolsOptions extends CallOptions {
   /** Answer from the cached list while it is fresh per the server's `ttlMs` (2026). Default false. */
   cache?: boolean;
@@ -27,59 +36,80 @@ export interface ListToolsOptions extends CallOptions {
   maxPages?: number;
 }
 
+/** What `close()` found: late answers dropped, and for a local server process how it ended. */
+export interface CloseReport {
+  /** Late answers (to requests that had timed out or were cancelled) that were dropped. */
+  lateResponsesDropped: number;
+  /** The local server process (stdio servers only): how it ended and whether anything is left. */
+  process?: ProcessReport;
+}
+
+/** The parts `connect()` assembles a client from. */
+interface ClientParts {
+  engine: Engine;
+  wire: Wire;
+  connection: Connection;
+  config: NormalizedCommon;
+  options: ConnectOptions;
+  session: Negotiated;
+  catalog: ToolCatalog;
+  closeController: AbortController;
+}
+
+/**
+ * A connected MCP client for one server. Get one from `connect()` or `withClient()`; close it with
+ * `close()` (or `await using`). Calls may run concurrently; each settles exactly once.
+ */
 export class Client {
   readonly #engine: Engine;
   readonly #wire: Wire;
-  readonly #config: NormalizedConfig;
+  readonly #connection: Connection;
+  readonly #config: NormalizedCommon;
   readonly #options: ConnectOptions;
   readonly #closeController: AbortController;
-  #facts: ServerFacts;
-  #toolCache: { list: ToolList; receivedAt: number } | undefined;
-  #headerParams = new Map<string, HeaderParam[]>();
-  #excluded = new Map<string, string>();
-  /** Usable tool names of the last list; `undefined` before any list. */
-  #known: Set<string> | undefined;
+  readonly #catalog: ToolCatalog;
+  #session: Negotiated;
   #discoverCache: { result: DiscoverResult; receivedAt: number } | undefined;
 
-  /** @internal Use `connect()`. */
-  constructor(
-    engine: Engine,
-    wire: Wire,
-    config: NormalizedConfig,
-    options: ConnectOptions,
-    facts: ServerFacts,
-    closeController: AbortController,
-  ) {
-    this.#closeController = closeController;
-    this.#engine = engine;
-    this.#wire = wire;
-    this.#config = config;
-    this.#options = options;
-    this.#facts = facts;
+  private constructor(parts: ClientParts) {
+    this.#engine = parts.engine;
+    this.#wire = parts.wire;
+    this.#connection = parts.connection;
+    this.#config = parts.config;
+    this.#options = parts.options;
+    this.#session = parts.session;
+    this.#catalog = parts.catalog;
+    this.#closeController = parts.closeController;
+  }
+
+  /** @internal Used by `connect()`. */
+  static assemble(parts: ClientParts): Client {
+    return new Client(parts);
   }
 
   /** The protocol revision in use with this server. */
   get protocolVersion(): string {
-    return this.#wire.version;
+    return this.#session.version;
   }
 
   /** The server's self-reported name and version (for display and logs only). */
   get serverInfo(): Implementation | undefined {
-    return this.#wire.serverInfo;
+    return this.#session.serverInfo;
   }
 
   /** The server's capabilities as it declared them (2026: from `server/discover`, when it ran). */
   get capabilities(): Record<string, unknown> {
-    return this.#facts.capabilities;
+    return this.#session.capabilities;
   }
 
   /** The server's `instructions`: data to show or hand to a model as data — never instructions to this client. */
   get instructions(): string | undefined {
-    return this.#facts.instructions;
+    return this.#session.instructions;
   }
 
-  get transport(): 'stdio' | 'http' {
-    return this.#config.transport;
+  /** The transport in use, for display: `'stdio'`, `'http'`, or the `kind` of a connection given in options. */
+  get transport(): 'stdio' | 'http' | (string & {}) {
+    return this.#connection.kind;
   }
 
   /** A display name for the server (command base name or endpoint), never a secret. */
@@ -87,9 +117,9 @@ export class Client {
     return this.#config.target;
   }
 
-  /** The server process id (stdio). */
+  /** The server process id (stdio servers). */
   get pid(): number | undefined {
-    return this.#engine.connection.pid;
+    return this.#connection.process?.pid;
   }
 
   /** Lists every tool, following pagination to the end. Malformed tools are left out (see `listToolsDetailed`). */
@@ -99,32 +129,19 @@ export class Client {
 
   /** Lists every tool, with the ones left out and why, and the 2026 cache hints. */
   async listToolsDetailed(options: ListToolsOptions = {}): Promise<ToolList> {
-    if (
-      options.cache &&
-      this.#toolCache &&
-      isFresh(this.#toolCache.list, this.#toolCache.receivedAt, Date.now())
-    ) {
-      return { ...this.#toolCache.list, fromCache: true };
+    if (options.cache) {
+      const fresh = this.#catalog.fresh(Date.now());
+      if (fresh) return fresh;
     }
     const { items, last } = await fetchAllPages(
-      (cursor) => this.#wire.request('tools/list', cursor === undefined ? {} : { cursor }, options),
+      (cursor) => this.#request('tools/list', cursor === undefined ? {} : { cursor }, options),
       this.#config.target,
       options.maxPages ?? DEFAULT_MAX_PAGES,
     );
-    const checked = checkTools(items, {
-      headerRules: this.#wire.era === 'modern' && this.#config.transport === 'http',
-    });
+    const checked = checkTools(items, { headerRules: this.#headerRules() });
     for (const item of checked.excluded)
       log('%s: tool %s left out: %s', this.#config.target, item.name, item.reason);
-    this.#headerParams = checked.headerParams;
-    this.#excluded = new Map(checked.excluded.map((e) => [e.name, e.reason]));
-    this.#known = new Set(checked.tools.map((t) => t.name));
-    const list: ToolList = { tools: checked.tools, excluded: checked.excluded, fromCache: false };
-    if (typeof last['ttlMs'] === 'number') list.ttlMs = last['ttlMs'];
-    if (last['cacheScope'] === 'public' || last['cacheScope'] === 'private')
-      list.cacheScope = last['cacheScope'];
-    this.#toolCache = { list, receivedAt: Date.now() };
-    return list;
+    return this.#catalog.store(checked, last, Date.now());
   }
 
   /**
@@ -140,11 +157,10 @@ export class Client {
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       throw new McpError('config', `callTool ${name}: arguments must be an object`);
     }
-    const headerRules = this.#wire.era === 'modern' && this.#config.transport === 'http';
-    // Over HTTP in 2026 the x-mcp-header parameters must be mirrored, so the definition must be known
-    // first: list before the first call, and again for a name the last list did not have.
-    if (headerRules && !this.#known?.has(name) && !this.#excluded.has(name))
-      await this.listToolsDetailed(options);
+    const headerRules = this.#headerRules();
+    // With 2026 per-message headers the x-mcp-header parameters must be mirrored, so the definition must
+    // be known first: list before the first call, and again for a name the last list did not have.
+    if (headerRules && !this.#catalog.listed(name)) await this.listToolsDetailed(options);
     try {
       return await this.#callListed(name, args, options, headerRules);
     } catch (error) {
@@ -162,18 +178,18 @@ export class Client {
     options: CallOptions,
     headerRules: boolean,
   ): Promise<ToolCallOutcome> {
-    const excludedReason = this.#excluded.get(name);
+    const excludedReason = this.#catalog.excludedReason(name);
     if (excludedReason !== undefined) {
       throw new McpError(
         'invalid_tool',
         `tool ${name} on ${this.#config.target} was not called: ${excludedReason}`,
       );
     }
-    const toolHeaders = headerRules ? this.#headerParams.get(name) : undefined;
+    const toolHeaders = headerRules ? this.#catalog.headerParams(name) : undefined;
     return (await this.#call(
       'tools/call',
       { name, arguments: args },
-      { ...options, ...(toolHeaders ? { toolHeaders } : {}) },
+      toolHeaders ? { ...options, toolHeaders } : options,
     )) as ToolCallOutcome;
   }
 
@@ -198,11 +214,12 @@ export class Client {
    * server the same facts from `initialize`.
    */
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
-    if (this.#wire.era === 'legacy') {
+    const session = this.#session;
+    if (session.era === 'legacy') {
       return (
-        this.#facts.discover ?? {
-          supportedVersions: [this.#wire.version],
-          capabilities: this.capabilities,
+        session.discover ?? {
+          supportedVersions: [session.version],
+          capabilities: session.capabilities,
           source: 'initialize',
         }
       );
@@ -210,32 +227,39 @@ export class Client {
     const cached = this.#discoverCache;
     if (cached && Date.now() < cached.receivedAt + Math.max(0, cached.result.ttlMs ?? 0))
       return cached.result;
-    const result = await discoverModern(this.#wire, options);
-    this.#discoverCache = { result, receivedAt: Date.now() };
-    this.#facts = { capabilities: result.capabilities, instructions: result.instructions, discover: result };
-    return result;
+    const { discover, stance } = await discoverModern(this.#wire, session, this.#config.target, options);
+    this.#discoverCache = { result: discover, receivedAt: Date.now() };
+    this.#session = revise(this.#session, {
+      version: stance.version ?? session.version,
+      capabilities: discover.capabilities,
+      instructions: discover.instructions,
+      discover,
+      ...(discover.serverInfo ? { serverInfo: discover.serverInfo } : {}),
+    });
+    return discover;
   }
 
   /**
    * Closes the connection and, for stdio, the server's whole process tree. Idempotent and safe to call
    * concurrently; pending calls are rejected with `kind: 'closed'`.
    */
-  close(options?: CloseOptions): Promise<CloseReport> {
+  close(): Promise<CloseReport> {
     this.#closeController.abort();
-    return this.#engine.close(options);
+    return this.#engine.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
 
-  #call(
-    method: string,
-    params: Record<string, unknown>,
-    options: CallOptions & { toolHeaders?: readonly HeaderParam[] },
-  ) {
-    if (this.#wire.era === 'legacy' || !MRTR_METHODS.has(method))
-      return this.#wire.request(method, params, options);
+  /** 2026 over a transport with per-message headers: the `x-mcp-header` rules apply (S26/server/tools). */
+  #headerRules(): boolean {
+    return this.#session.era === 'modern' && this.#connection.traits.perMessageHeaders;
+  }
+
+  #call(method: string, params: Record<string, unknown>, options: WireRequestOptions) {
+    if (this.#session.era === 'legacy' || !MRTR_METHODS.has(method))
+      return this.#request(method, params, options);
     const signal = options.signal
       ? AbortSignal.any([options.signal, this.#closeController.signal])
       : this.#closeController.signal;
@@ -245,38 +269,33 @@ export class Client {
       target: this.#config.target,
       options: this.#options,
       signal,
-      send: (round) => this.#wire.request(method, round, options),
+      send: (round) => this.#request(method, round, options),
     });
   }
 
-  /** Routes a server notification: logs to the hook, list changes to the cache. */
-  static onNotification(
-    client: () => Client | undefined,
-    options: ConnectOptions,
-    message: JsonRpcNotification,
-  ): void {
-    if (message.method === 'notifications/tools/list_changed') {
-      const current = client();
-      if (current) current.#toolCache = undefined;
-      return;
-    }
-    if (message.method === 'notifications/message' && options.onLog) {
-      const params = message.params ?? {};
-      const data = typeof params['data'] === 'string' ? params['data'] : describeLogData(params['data']);
-      options.onLog({
-        level: typeof params['level'] === 'string' ? params['level'] : 'info',
-        ...(typeof params['logger'] === 'string' ? { logger: params['logger'].slice(0, 200) } : {}),
-        data: redact(data ?? '').slice(0, 4096),
+  /** One request in the current session; a 2026 version change or a new server identity replaces it. */
+  async #request(
+    method: string,
+    params: Record<string, unknown>,
+    options: WireRequestOptions,
+  ): Promise<Record<string, unknown>> {
+    const session = this.#session;
+    if (session.era === 'legacy') return this.#wire.request(session, method, params, options);
+    const { value, stance } = await withVersionRetry(session, this.#config.target, (s) =>
+      this.#wire.request(s, method, params, options),
+    );
+    const info = (value['_meta'] as Record<string, unknown> | undefined)?.[META_SERVER_INFO];
+    const changedInfo = isImplementation(info) && !sameImplementation(info, this.#session.serverInfo);
+    if (changedInfo || stance.version !== this.#session.version) {
+      this.#session = revise(this.#session, {
+        ...(stance.version !== undefined ? { version: stance.version } : {}),
+        ...(changedInfo ? { serverInfo: info } : {}),
       });
     }
+    return value;
   }
 }
 
-/** Log data as text; data too deeply nested to serialise is named, not lost silently. */
-function describeLogData(data: unknown): string {
-  try {
-    return JSON.stringify(data ?? null);
-  } catch {
-    return '[log data could not be serialised]';
-  }
+function sameImplementation(a: Implementation, b: Implementation | undefined): boolean {
+  return b !== undefined && a.name === b.name && a.version === b.version && a.title === b.title;
 }

@@ -1,8 +1,9 @@
 /**
- * The JSON-RPC engine: one id counter, a pending map, a deadline and an abort signal per request, and the
- * answers the client owes the server (ping, -32601 for what was not declared). It knows no transport: it
- * talks to a `Connection`. Its one promise to callers: a request settles exactly once, with its own
- * answer or an `McpError` whose `delivery` is honest; a late answer never reaches another call.
+ * Request correlation and deadlines: one id counter, a pending map, a deadline and an abort path per
+ * request, and progress that restarts a deadline. It knows no transport: it talks to a `Connection` and
+ * reads its traits. Server requests and notifications are routed to the handlers it is given. Its one
+ * promise to callers: a request settles exactly once, with its own answer or an `McpError` whose
+ * `delivery` is honest; a late answer never reaches another call.
  */
 import { debuglog } from 'node:util';
 import { McpError, RpcError } from '../errors/index.js';
@@ -10,14 +11,13 @@ import { redact } from '../internal/redact.js';
 import {
   classify,
   isErrorResponse,
-  type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
-  METHOD_NOT_FOUND,
   type RequestId,
 } from '../protocol/jsonrpc.js';
-import type { CloseOptions, CloseReport, Connection } from '../transport/connection.js';
+import type { Connection, ConnectionCloseReport } from '../transport/connection.js';
+import { LateAnswers } from './late-answers.js';
 
 const log = debuglog('autos-mcp');
 
@@ -30,7 +30,7 @@ export interface Progress {
 
 /** Options every request accepts. */
 export interface CallOptions {
-  /** Deadline in ms; resets on each progress update of this call (see `maxTotalTimeoutMs`). */
+  /** Deadline in ms; restarts on each progress update of this call (see `maxTotalTimeoutMs`). */
   timeoutMs?: number;
   /** Hard cap in ms however much progress arrives. Default: 5 × the deadline. */
   maxTotalTimeoutMs?: number;
@@ -41,36 +41,31 @@ export interface CallOptions {
 }
 
 export interface EngineRequestOptions extends CallOptions {
-  headers?: Readonly<Record<string, string>>;
-  resumable?: boolean;
+  headers?: Readonly<Record<string, string>> | undefined;
+  resumable?: boolean | undefined;
   /** `initialize` MUST NOT be cancelled (S25/basic/utilities/cancellation). */
-  noCancelNotification?: boolean;
+  noCancelNotification?: boolean | undefined;
 }
-
-export type ServerRequestHandler = (
-  method: string,
-  params: Record<string, unknown> | undefined,
-) => Promise<Record<string, unknown>> | undefined;
 
 export interface EngineSettings {
   target: string;
   defaultTimeoutMs: number;
-  /** Send `notifications/cancelled` when a sent request is abandoned (stdio, and HTTP in 2025). */
-  cancelNotification: boolean;
-  /** Serves a server→client request; `undefined` means "not declared" and gets -32601. */
-  onServerRequest?: ServerRequestHandler;
-  /** HTTP headers for notifications the engine sends (2025 over HTTP: the negotiated version header). */
-  notificationHeaders?: () => Readonly<Record<string, string>> | undefined;
-  /** Receives every server notification other than progress (already checked to be JSON-RPC). */
-  onNotification?: (message: JsonRpcNotification) => void;
+  /** Receives every server→client request (already checked to be JSON-RPC). Must not throw. */
+  onServerRequest(message: JsonRpcRequest): void;
+  /** Receives every server notification other than progress. Must not throw. */
+  onNotification(message: JsonRpcNotification): void;
+}
+
+/** What the engine's `close()` reports: the connection's report plus what the engine counted. */
+export interface EngineCloseReport extends ConnectionCloseReport {
+  lateResponsesDropped: number;
 }
 
 interface Pending {
   method: string;
   resolve: (result: Record<string, unknown>) => void;
   reject: (error: McpError) => void;
-  sent: boolean;
-  /** Closes the exchange on abandon (HTTP); stdio needs none — a written line cannot be taken back. */
+  /** Ends the exchange on abandon, on transports that cancel by abort; undefined elsewhere. */
   controller: AbortController | undefined;
   timer: NodeJS.Timeout | undefined;
   timeoutMs: number;
@@ -80,36 +75,29 @@ interface Pending {
   detach: () => void;
 }
 
-/** Ids of abandoned requests remembered to recognise late answers; bounded. */
-const ABANDONED_MEMORY = 1024;
 /** Requests in flight at once before new ones are refused with `kind: 'busy'`. */
 const MAX_IN_FLIGHT = 4096;
-/** Unaborted HTTP abort controllers kept for reuse (see `#recycle`); sequential callers need one or two. */
+/** Unaborted abort controllers kept for reuse (see `#recycle`); sequential callers need one or two. */
 const SPARE_CONTROLLERS = 8;
 
 export class Engine {
   readonly #connection: Connection;
   readonly #settings: EngineSettings;
   readonly #pending = new Map<RequestId, Pending>();
-  readonly #abandoned = new Set<RequestId>();
+  readonly #late = new LateAnswers();
   readonly #spareControllers: AbortController[] = [];
+  /** True when the transport ends an exchange when its send signal aborts. */
+  readonly #abortable: boolean;
+  /** Whether an abandoned request gets `notifications/cancelled`; decided by the handshake. */
+  #notifyCancel = true;
   #nextId = 1;
   #closedError: McpError | undefined;
-  #closing: Promise<CloseReport> | undefined;
-  lateResponsesDropped = 0;
-  unknownResponses = 0;
+  #closing: Promise<EngineCloseReport> | undefined;
 
   constructor(connection: Connection, settings: EngineSettings) {
     this.#connection = connection;
     this.#settings = settings;
-  }
-
-  get settings(): EngineSettings {
-    return this.#settings;
-  }
-
-  get connection(): Connection {
-    return this.#connection;
+    this.#abortable = connection.traits.cancelBy === 'abort';
   }
 
   /** True once the connection failed or was closed. */
@@ -124,6 +112,14 @@ export class Engine {
       closed: (error) => this.#onConnectionClosed(error),
       diagnostic: (text) => log('%s: %s', this.#settings.target, text),
     });
+  }
+
+  /**
+   * How abandoned requests are cancelled from now on: `'notification'` sends `notifications/cancelled`,
+   * `'abort'` only ends the exchange (S26/basic/patterns/cancellation over HTTP).
+   */
+  cancelBy(mode: 'notification' | 'abort'): void {
+    this.#notifyCancel = mode === 'notification';
   }
 
   /** Sends a request and resolves with its `result` object, or rejects with an `McpError`. */
@@ -156,40 +152,35 @@ export class Engine {
     const id = this.#nextId++;
     const timeoutMs = options.timeoutMs ?? this.#settings.defaultTimeoutMs;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
-    let outgoing = params;
     if (options.onProgress) {
-      // The request id doubles as the progress token: unique among active requests (S25+26/basic/utilities/progress).
-      const meta = {
-        ...((params?.['_meta'] as Record<string, unknown> | undefined) ?? {}),
-        progressToken: id,
-      };
-      outgoing = { ...params, _meta: meta };
+      // The request id doubles as the progress token: unique among active requests (S25/basic/utilities/progress, S26/basic/patterns/progress).
+      const meta = { ...(params?.['_meta'] as Record<string, unknown> | undefined), progressToken: id };
+      message.params = { ...params, _meta: meta };
+    } else if (params !== undefined) {
+      message.params = params;
     }
-    if (outgoing !== undefined) message.params = outgoing;
 
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const controller =
-        this.#connection.transport === 'http'
-          ? (this.#spareControllers.pop() ?? new AbortController())
-          : undefined;
+      const controller = this.#abortable
+        ? (this.#spareControllers.pop() ?? new AbortController())
+        : undefined;
+      const signal = options.signal;
       const onAbort = () => this.#abandon(id, 'cancelled', 'cancelled by the caller');
-      options.signal?.addEventListener('abort', onAbort, { once: true });
+      signal?.addEventListener('abort', onAbort, { once: true });
       const pending: Pending = {
         method,
         resolve,
         reject,
-        sent: false,
         controller,
         timer: undefined,
         timeoutMs,
         hardDeadline: Date.now() + (options.maxTotalTimeoutMs ?? timeoutMs * 5),
         onProgress: options.onProgress,
         noCancel: options.noCancelNotification === true,
-        detach: () => options.signal?.removeEventListener('abort', onAbort),
+        detach: signal ? () => signal.removeEventListener('abort', onAbort) : noop,
       };
       this.#pending.set(id, pending);
       this.#arm(id, pending, timeoutMs);
-      pending.sent = true;
       const sendOptions = {
         ...(controller ? { signal: controller.signal } : {}),
         ...(options.headers ? { headers: options.headers } : {}),
@@ -218,15 +209,14 @@ export class Engine {
     }
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
-    const sendHeaders = headers ?? this.#settings.notificationHeaders?.();
-    await this.#connection.send(message, sendHeaders ? { headers: sendHeaders } : {});
+    await this.#connection.send(message, headers ? { headers } : {});
   }
 
   /**
    * Closes the connection: pending requests are rejected with `kind: 'closed'`, then the transport closes
    * (for stdio: the whole process tree). Idempotent and safe to call concurrently.
    */
-  close(options?: CloseOptions): Promise<CloseReport> {
+  close(): Promise<EngineCloseReport> {
     if (!this.#closing) {
       const error = new McpError(
         'closed',
@@ -234,10 +224,9 @@ export class Engine {
       );
       this.#closedError ??= error;
       this.#rejectAll(error);
-      this.#closing = this.#connection.close(options).then((report) => ({
-        ...report,
-        lateResponsesDropped: this.lateResponsesDropped,
-      }));
+      this.#closing = this.#connection
+        .close()
+        .then((report) => ({ ...report, lateResponsesDropped: this.#late.dropped }));
     }
     return this.#closing;
   }
@@ -253,42 +242,40 @@ export class Engine {
 
   /**
    * Keeps a request's abort controller for the next request once it can never fire for this one: the
-   * exchange is over (send resolved, so the connection has removed its listener from the signal, as
-   * `Connection.send` resolves only then) and the request is settled without an abort (only `#abandon`
-   * aborts, and only while the request is pending). On Node 20 a new AbortController with its signal
-   * costs ~3 µs, a few percent of a loopback HTTP call.
+   * exchange is over (send resolved, so the connection has removed its listener from the signal) and the
+   * request is settled without an abort (only `#abandon` aborts, and only while the request is pending).
+   * On Node 20 a new AbortController with its signal costs ~3 µs, a few percent of a loopback HTTP call.
    */
   #recycle(id: RequestId, controller: AbortController): void {
     if (controller.signal.aborted || this.#pending.has(id)) return;
     if (this.#spareControllers.length < SPARE_CONTROLLERS) this.#spareControllers.push(controller);
   }
 
-  /** Gives up on a request after a timeout or an abort: reject now, tell the server, drop any late answer. */
+  /**
+   * Gives up on a request after a timeout or an abort: reject now, tell the server, drop any late answer.
+   * `send()` was called, so the message is on its way: it may run on the server (`delivery: 'unknown'`).
+   */
   #abandon(id: RequestId, kind: 'timeout' | 'cancelled', why: string): void {
     const pending = this.#pending.get(id);
     if (!pending) return;
     this.#settle(id, pending);
-    this.#remember(id);
-    const delivery = pending.sent ? 'unknown' : 'not_sent';
-    const mayHaveRun = pending.sent ? '; it was sent and may have run on the server' : '';
+    this.#late.remember(id);
     pending.reject(
-      new McpError(kind, `${pending.method} on ${this.#settings.target}: ${why}${mayHaveRun}`, { delivery }),
+      new McpError(
+        kind,
+        `${pending.method} on ${this.#settings.target}: ${why}; it was sent and may have run on the server`,
+        {
+          delivery: 'unknown',
+        },
+      ),
     );
     pending.controller?.abort();
-    if (pending.sent && this.#settings.cancelNotification && !pending.noCancel && !this.#closedError) {
+    if (this.#notifyCancel && !pending.noCancel && !this.#closedError) {
       // S25/basic/utilities/cancellation, S26/basic/patterns/cancellation: tell the server; ignore failures.
       this.notify('notifications/cancelled', {
         requestId: id,
         reason: kind === 'timeout' ? 'timeout' : 'cancelled',
       }).catch(() => {});
-    }
-  }
-
-  #remember(id: RequestId): void {
-    this.#abandoned.add(id);
-    if (this.#abandoned.size > ABANDONED_MEMORY) {
-      const oldest = this.#abandoned.values().next().value;
-      if (oldest !== undefined) this.#abandoned.delete(oldest);
     }
   }
 
@@ -321,10 +308,11 @@ export class Engine {
         this.#onResponse(classified.message);
         return;
       case 'request':
-        this.#onServerRequest(classified.message);
+        this.#settings.onServerRequest(classified.message);
         return;
       case 'notification':
-        this.#onNotification(classified.message);
+        if (classified.message.method === 'notifications/progress') this.#onProgress(classified.message);
+        else this.#settings.onNotification(classified.message);
         return;
       case 'invalid':
         this.#fail(
@@ -349,8 +337,7 @@ export class Engine {
     const pending = this.#pending.get(id);
     if (!pending) {
       // A late answer to an abandoned request, or an answer nobody asked for: never hand it to another call.
-      if (this.#abandoned.has(id)) this.lateResponsesDropped++;
-      else this.unknownResponses++;
+      this.#late.count(id);
       return;
     }
     this.#settle(id, pending);
@@ -362,65 +349,22 @@ export class Engine {
     }
   }
 
-  #onServerRequest(message: JsonRpcRequest): void {
-    const answer = (
-      body: { result: Record<string, unknown> } | { error: { code: number; message: string } },
-    ) => {
-      const response = { jsonrpc: '2.0', id: message.id, ...body } as JsonRpcMessage;
-      this.#connection
-        .send(response)
-        .catch((error: unknown) => log('answer to %s failed: %o', message.method, error));
-    };
-    // S25/basic/utilities/ping: reply promptly with an empty result.
-    if (message.method === 'ping') {
-      answer({ result: {} });
-      return;
-    }
-    let handled: Promise<Record<string, unknown>> | undefined;
+  #onProgress(message: JsonRpcNotification): void {
+    const params = message.params ?? {};
+    const token = params['progressToken'];
+    if (typeof token !== 'number' && typeof token !== 'string') return;
+    const pending = this.#pending.get(token);
+    if (!pending || typeof params['progress'] !== 'number') return;
+    // Progress restarts the deadline, never past the hard cap (S25/basic/lifecycle: a maximum SHOULD apply).
+    this.#arm(token, pending, pending.timeoutMs);
+    const progress: Progress = { progress: params['progress'] };
+    if (typeof params['total'] === 'number') progress.total = params['total'];
+    if (typeof params['message'] === 'string')
+      progress.message = redact(params['message'].slice(0, 4000)).slice(0, 1000);
     try {
-      handled = this.#settings.onServerRequest?.(message.method, message.params);
+      pending.onProgress?.(progress);
     } catch (error) {
-      handled = Promise.reject(error);
-    }
-    if (!handled) {
-      // Capabilities we did not declare are not implemented: -32601 (S25/basic/lifecycle).
-      answer({ error: { code: METHOD_NOT_FOUND, message: `Method not found: ${message.method}` } });
-      return;
-    }
-    handled.then(
-      (result) => answer({ result }),
-      (error: unknown) => {
-        const code = error instanceof RpcError ? error.code : -32603;
-        answer({
-          error: { code, message: error instanceof RpcError ? error.rpcMessage : 'client handler failed' },
-        });
-      },
-    );
-  }
-
-  #onNotification(message: JsonRpcNotification): void {
-    if (message.method === 'notifications/progress') {
-      const params = message.params ?? {};
-      const token = params['progressToken'];
-      if (typeof token !== 'number' && typeof token !== 'string') return;
-      const pending = this.#pending.get(token);
-      if (!pending || typeof params['progress'] !== 'number') return;
-      // Progress extends the deadline, never past the hard cap (S25/basic/lifecycle: a maximum SHOULD apply).
-      this.#arm(token, pending, pending.timeoutMs);
-      const progress: Progress = { progress: params['progress'] };
-      if (typeof params['total'] === 'number') progress.total = params['total'];
-      if (typeof params['message'] === 'string') progress.message = redact(params['message']).slice(0, 1000);
-      try {
-        pending.onProgress?.(progress);
-      } catch (error) {
-        log('onProgress threw: %o', error);
-      }
-      return;
-    }
-    try {
-      this.#settings.onNotification?.(message);
-    } catch (error) {
-      log('notification hook threw: %o', error);
+      log('onProgress threw: %o', error);
     }
   }
 
@@ -437,12 +381,12 @@ export class Engine {
     this.#rejectAll(error);
   }
 
+  /** Every pending request was handed to `send()`: it may have reached the server (`unknown`). */
   #rejectAll(cause: McpError): void {
     for (const [id, pending] of this.#pending) {
       this.#settle(id, pending);
-      const delivery = pending.sent ? 'unknown' : 'not_sent';
       const options = {
-        delivery,
+        delivery: 'unknown',
         cause,
         ...(cause.stderrTail ? { stderrTail: cause.stderrTail } : {}),
       } as const;
@@ -456,3 +400,5 @@ export class Engine {
     }
   }
 }
+
+function noop(): void {}

@@ -1,14 +1,38 @@
-/** The client module's entry: connect to MCP servers and use their tools. */
-export { callTool, connect, withClient } from './api.js';
-export { Client, type ListToolsOptions } from './client.js';
+/**
+ * The client module's entry: connect to MCP servers and use their tools. Everything a caller (or the
+ * CLI) needs comes from here: the config types, the errors, and the connection contract for plugging in
+ * a transport of your own.
+ */
 export {
+  type BaseServerConfig,
   type ClientInfo,
   type HttpServerConfig,
   type NormalizedConfig,
   normalizeConfig,
   type ServerConfig,
   type StdioServerConfig,
-} from './config.js';
+} from '../config/index.js';
+export { isMcpError, McpError } from '../errors/index.js';
+export type {
+  Connection,
+  ConnectionCloseReport,
+  ConnectionEvents,
+  ConnectionProcess,
+  ConnectionTraits,
+  NegotiatedSession,
+  ProcessReport,
+  SendOptions,
+} from '../transport/connection.js';
+export type { AuthorizationRequest, Authorizer, AuthRefusal } from '../transport/http/authorizer.js';
+export {
+  createMemoryPair,
+  type MemoryDelivery,
+  type MemoryPair,
+  type MemoryPairOptions,
+  type MemoryServerEnd,
+} from '../transport/memory.js';
+export { callTool, connect, withClient } from './api.js';
+export { Client, type CloseReport, type ListToolsOptions } from './client.js';
 export type { CallOptions, Progress } from './engine.js';
 export { clearEraCache } from './lifecycle.js';
 export type { ConnectOptions, HandlerContext } from './options.js';

@@ -1,8 +1,10 @@
 /**
- * Getting ready to talk: the 2025-11-25 `initialize` handshake, and `auto` — dual-era detection with a
- * `server/discover` probe on the same connection (never a throwaway process), the era cached per server.
+ * Getting ready to talk: the 2025-11-25 `initialize` handshake, the 2026-07-28 pin, and `auto` — dual-era
+ * detection with a `server/discover` probe on the same connection (never a throwaway process), the era
+ * cached per server. Each path returns one `Negotiated` value and writes nothing else.
  * Spec: S25/basic/lifecycle, S26/basic/versioning, S26/basic/transports/stdio, …/streamable-http.
  */
+import type { NormalizedCommon } from '../config/index.js';
 import { isMcpError, RpcError, UnsupportedProtocolVersionError } from '../errors/index.js';
 import {
   HEADER_MISMATCH,
@@ -17,27 +19,48 @@ import {
   MODERN_SUPPORTED,
   MODERN_VERSION,
 } from '../protocol/versions.js';
-import type { NormalizedConfig } from './config.js';
+import type { ConnectionTraits } from '../transport/connection.js';
 import type { CallOptions } from './engine.js';
+import { type HandshakeFacts, type Negotiated, settle } from './negotiated.js';
 import type { DiscoverResult } from './types.js';
-import { isImplementation, type Wire } from './wire.js';
+import { isImplementation, type Stance, type Wire, withVersionRetry } from './wire.js';
 
-/** Facts learnt while getting ready. */
-export interface ServerFacts {
-  capabilities: Record<string, unknown>;
-  instructions: string | undefined;
-  discover: DiscoverResult | undefined;
+/** Runs the handshake the config asks for and returns what was settled. */
+export async function getReady(
+  wire: Wire,
+  config: NormalizedCommon,
+  traits: ConnectionTraits,
+  options: CallOptions,
+): Promise<Negotiated> {
+  switch (config.protocolVersion) {
+    case '2025-11-25':
+      return settle(await initializeLegacy(wire, config, options), traits);
+    case '2026-07-28':
+      // A pinned version never probes: no handshake, `_meta` on every request (S26/basic/index).
+      return settle(
+        {
+          era: 'modern',
+          version: MODERN_VERSION,
+          serverInfo: undefined,
+          capabilities: {},
+          instructions: undefined,
+          discover: undefined,
+        },
+        traits,
+      );
+    case 'auto':
+      return settle(await detectEra(wire, config, traits, options), traits);
+  }
 }
 
 /** Runs `initialize` then `notifications/initialized` (S25/basic/lifecycle). */
-export async function initializeLegacy(
+async function initializeLegacy(
   wire: Wire,
-  config: NormalizedConfig,
+  config: NormalizedCommon,
   options: CallOptions,
-): Promise<ServerFacts> {
-  wire.era = 'legacy';
-  wire.version = LEGACY_VERSION;
+): Promise<HandshakeFacts> {
   const result = await wire.request(
+    { era: 'legacy', version: undefined },
     'initialize',
     { protocolVersion: LEGACY_VERSION, capabilities: wire.capabilities, clientInfo: config.clientInfo },
     { ...options, noCancelNotification: true },
@@ -51,10 +74,8 @@ export async function initializeLegacy(
       typeof version === 'string' ? [version] : [],
     );
   }
-  wire.version = version;
-  wire.initialized = true;
-  if (isImplementation(result['serverInfo'])) wire.serverInfo = result['serverInfo'];
-  await wire.notify('notifications/initialized');
+  const serverInfo = isImplementation(result['serverInfo']) ? result['serverInfo'] : undefined;
+  await wire.notify({ era: 'legacy', version }, 'notifications/initialized');
   const capabilities = objectOr(result['capabilities']);
   const instructions = typeof result['instructions'] === 'string' ? result['instructions'] : undefined;
   const discover: DiscoverResult = {
@@ -62,35 +83,41 @@ export async function initializeLegacy(
     capabilities,
     source: 'initialize',
     ...(instructions !== undefined ? { instructions } : {}),
-    ...(wire.serverInfo ? { serverInfo: wire.serverInfo } : {}),
+    ...(serverInfo ? { serverInfo } : {}),
   };
-  return { capabilities, instructions, discover };
+  return { era: 'legacy', version, serverInfo, capabilities, instructions, discover };
 }
 
-/** Sends `server/discover` in the modern era and reads its result (S26/server/discover). */
+/**
+ * Sends `server/discover` in the modern era and reads its result (S26/server/discover), with the one
+ * version retry of S26/basic/versioning. Resolves with the result and the stance that got it.
+ */
 export async function discoverModern(
   wire: Wire,
+  stance: Stance,
+  target: string,
   options: CallOptions & { noCancelNotification?: boolean },
-): Promise<DiscoverResult> {
-  const result = await wire.request('server/discover', {}, options);
-  return readDiscover(result, wire);
+): Promise<{ discover: DiscoverResult; stance: Stance }> {
+  const { value, stance: used } = await withVersionRetry(stance, target, (s) =>
+    wire.request(s, 'server/discover', {}, options),
+  );
+  return { discover: readDiscover(value), stance: used };
 }
 
-export function readDiscover(result: Record<string, unknown>, wire: Wire): DiscoverResult {
+function readDiscover(result: Record<string, unknown>): DiscoverResult {
   const supported = Array.isArray(result['supportedVersions'])
     ? result['supportedVersions'].filter((v): v is string => typeof v === 'string')
     : [];
-  // serverInfo SHOULD be in _meta; some servers put it in the body (⚑CONF mocks). Read both.
+  // serverInfo SHOULD be in _meta; some servers (the official conformance suite's mocks) put it in the body. Read both.
   const info =
     (result['_meta'] as Record<string, unknown> | undefined)?.[META_SERVER_INFO] ?? result['serverInfo'];
-  if (isImplementation(info)) wire.serverInfo = info;
   const discover: DiscoverResult = {
     supportedVersions: supported,
     capabilities: objectOr(result['capabilities']),
     source: 'server/discover',
   };
   if (typeof result['instructions'] === 'string') discover.instructions = result['instructions'];
-  if (wire.serverInfo) discover.serverInfo = wire.serverInfo;
+  if (isImplementation(info)) discover.serverInfo = info;
   if (typeof result['ttlMs'] === 'number') discover.ttlMs = result['ttlMs'];
   if (result['cacheScope'] === 'public' || result['cacheScope'] === 'private')
     discover.cacheScope = result['cacheScope'];
@@ -100,63 +127,69 @@ export function readDiscover(result: Record<string, unknown>, wire: Wire): Disco
 /** The era of each server seen by `auto`, keyed by command line or endpoint (S26/basic/versioning: SHOULD cache). */
 const eraCache = new Map<string, Era>();
 
-function eraKey(config: NormalizedConfig): string {
-  if (config.transport === 'http') return `http ${config.http.url.href}`;
-  return `stdio ${JSON.stringify([config.stdio.command, config.stdio.args, config.stdio.cwd ?? ''])}`;
-}
-
 /** Forgets every cached era (for tests and long-lived hosts after a server upgrade). */
 export function clearEraCache(): void {
   eraCache.clear();
 }
 
-/** How long `auto` waits for an answer to its stdio probe before it treats the server as legacy. */
-const STDIO_PROBE_MS = 5_000;
+function remember(config: NormalizedCommon, era: Era): void {
+  if (config.serverKey !== undefined) eraCache.set(config.serverKey, era);
+}
+
+/** How long `auto` waits for its probe where a server may stay silent, before treating it as legacy. */
+const SILENT_PROBE_MS = 5_000;
 
 /**
  * `auto`: a modern `server/discover` first; a recognised modern answer means modern, anything else means
  * legacy and `initialize` on the same connection. A cached era skips the probe.
  */
-export async function detectEra(
+async function detectEra(
   wire: Wire,
-  config: NormalizedConfig,
+  config: NormalizedCommon,
+  traits: ConnectionTraits,
   options: CallOptions,
-): Promise<ServerFacts> {
-  const key = eraKey(config);
-  const cached = eraCache.get(key);
+): Promise<HandshakeFacts> {
+  const cached = config.serverKey === undefined ? undefined : eraCache.get(config.serverKey);
   if (cached === 'legacy') return initializeLegacy(wire, config, options);
-  wire.era = 'modern';
-  wire.version = MODERN_VERSION;
   try {
-    const probeTimeout =
-      config.transport === 'stdio'
-        ? Math.min(options.timeoutMs ?? config.timeoutMs, STDIO_PROBE_MS)
-        : options.timeoutMs;
+    const probeTimeout = traits.answersEveryRequest
+      ? options.timeoutMs
+      : Math.min(options.timeoutMs ?? config.timeoutMs, SILENT_PROBE_MS);
     // Before we know the era, a legacy server must get nothing but initialize next: no cancellation notice.
-    const discover = await discoverModern(wire, {
-      ...options,
-      ...(probeTimeout ? { timeoutMs: probeTimeout } : {}),
-      noCancelNotification: true,
-    });
+    const { discover, stance } = await discoverModern(
+      wire,
+      { era: 'modern', version: MODERN_VERSION },
+      config.target,
+      {
+        ...options,
+        ...(probeTimeout ? { timeoutMs: probeTimeout } : {}),
+        noCancelNotification: true,
+      },
+    );
     const modern = MODERN_SUPPORTED.find((v) => discover.supportedVersions.includes(v));
     if (!modern && discover.supportedVersions.some((v) => LEGACY_COMPATIBLE.includes(v))) {
-      eraCache.set(key, 'legacy');
+      remember(config, 'legacy');
       return initializeLegacy(wire, config, options);
     }
-    if (modern) wire.version = modern;
-    eraCache.set(key, 'modern');
-    return { capabilities: discover.capabilities, instructions: discover.instructions, discover };
+    remember(config, 'modern');
+    return {
+      era: 'modern',
+      version: modern ?? stance.version ?? MODERN_VERSION,
+      serverInfo: discover.serverInfo,
+      capabilities: discover.capabilities,
+      instructions: discover.instructions,
+      discover,
+    };
   } catch (error) {
     if (
       error instanceof UnsupportedProtocolVersionError &&
       error.supported.some((v) => LEGACY_COMPATIBLE.includes(v))
     ) {
-      eraCache.set(key, 'legacy');
+      remember(config, 'legacy');
       return initializeLegacy(wire, config, options);
     }
-    if (isModernRefusal(error)) throw error;
-    if (!isLegacySignal(error, config)) throw error;
-    eraCache.set(key, 'legacy');
+    if (isModernRefusal(error) || !isLegacySignal(error)) throw error;
+    remember(config, 'legacy');
     return initializeLegacy(wire, config, options);
   }
 }
@@ -171,15 +204,14 @@ function isModernRefusal(error: unknown): boolean {
 
 /**
  * Anything else that shows a live server which did not understand the probe means legacy: any JSON-RPC
- * error (legacy servers answer -32601, -32602, …), no answer in time, or on HTTP a 4xx without a modern
- * body. The fallback never depends on one specific code (S26/basic/transports/stdio).
+ * error (legacy servers answer -32601, -32602, …), no answer in time, or a 4xx HTTP status without a
+ * modern body. The fallback never depends on one specific code (S26/basic/transports/stdio).
  */
-function isLegacySignal(error: unknown, config: NormalizedConfig): boolean {
+function isLegacySignal(error: unknown): boolean {
   if (!isMcpError(error)) return false;
   if (error.kind === 'rpc' || error.kind === 'timeout') return true;
-  if (config.transport === 'http' && error.kind === 'transport' && error.status !== undefined) {
+  if (error.kind === 'transport' && error.status !== undefined)
     return error.status >= 400 && error.status < 500;
-  }
   return false;
 }
 

@@ -27,7 +27,8 @@ export async function runWithInput(run: MrtrRun): Promise<Record<string, unknown
   for (let round = 1; result['resultType'] === 'input_required'; round++) {
     const requests = inputRequestsOf(result, run);
     // Without a handler for every request, hand the result back untouched (nothing executed).
-    if (!requests.every(([, request]) => canAnswer(run.options, request.method))) return result;
+    if (!requests.every(([, request]) => canAnswer(run.options, request.method, request.params)))
+      return result;
     if (round > maxRounds) {
       throw new McpError(
         'protocol',

@@ -2,6 +2,9 @@
  * Options of `connect`, `callTool` and `withClient`: the functions and per-run choices that do not belong
  * in the plain-data config. Giving a handler is what declares the matching client capability.
  */
+import type { Dispatcher } from 'undici';
+import type { Connection } from '../transport/connection.js';
+import type { Authorizer } from '../transport/http/authorizer.js';
 import type { ElicitationRequest, ElicitResult, ServerLogEntry } from './types.js';
 
 /** Context handed to every handler. */
@@ -12,6 +15,7 @@ export interface HandlerContext {
   signal: AbortSignal;
 }
 
+/** How `connect`, `callTool` and `withClient` behave: handlers, deadlines, and what a transport takes besides config. */
 export interface ConnectOptions {
   /** Deadline for the connection to be ready (spawn + handshake or probe), in ms. Default: the config's timeoutMs. */
   timeoutMs?: number;
@@ -30,4 +34,19 @@ export interface ConnectOptions {
   onLog?: (entry: ServerLogEntry) => void;
   /** Most MRTR rounds one call may take before it fails with `kind: 'protocol'`. Default 8. */
   maxInputRounds?: number;
+  /**
+   * HTTP servers: asked for the `Authorization` value before every request and told about each 401/403
+   * (e.g. the OAuth module). Not together with the config's `authToken`.
+   */
+  auth?: Authorizer;
+  /**
+   * HTTP servers: the undici dispatcher to send with (shared pool, proxy, CA settings, a mock agent).
+   * The caller owns it; `close()` leaves it open. Not together with `proxy`, `ca` or `useEnvProxy`.
+   */
+  dispatcher?: Dispatcher;
+  /**
+   * A ready connection to use instead of opening one from a config (e.g. one end of `createMemoryPair()`,
+   * or a transport of your own: see docs/extending.md). The config then holds only the shared settings.
+   */
+  connection?: Connection;
 }

@@ -60,7 +60,7 @@ export interface CallToolResult {
 
 /** One server→client input request inside an MRTR `input_required` result. */
 export interface InputRequest {
-  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list' | string;
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list' | (string & {});
   params?: Record<string, unknown>;
 }
 
@@ -104,7 +104,7 @@ export interface DiscoverResult {
 
 /** An elicitation the server asks the user for (form mode unless `mode` says otherwise). */
 export interface ElicitationRequest {
-  mode?: 'form' | 'url' | string;
+  mode?: 'form' | 'url' | (string & {});
   message: string;
   requestedSchema?: Record<string, unknown>;
   url?: string;

@@ -5,14 +5,14 @@
  */
 import { McpError } from '../errors/index.js';
 
-/** The Base64 form of a header value; the markers are lowercase and exact (S26 streamable-http). */
+/** The Base64 form of a header value; the markers are lowercase and exact (S26/basic/transports/streamable-http). */
 const SENTINEL = /^=\?base64\?[\s\S]*\?=$/i;
 const STRICT_SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 
 /**
  * True when `value` can travel as-is: every char in 0x20–0x7E (so no TAB, CR, LF or non-ASCII), no
- * leading or trailing space, and not already shaped like the Base64 sentinel. ⚠INTERP (DIGEST §5):
- * stricter than the spec's wording on TAB, which the conformance suite expects encoded.
+ * leading or trailing space, and not already shaped like the Base64 sentinel. Our reading, stricter than
+ * the wording of S26/basic/transports/streamable-http on TAB, which the conformance suite expects encoded.
  */
 export function isHeaderSafe(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
@@ -26,7 +26,7 @@ export function isHeaderSafe(value: string): boolean {
 /**
  * Encodes a string, integer or boolean for an `Mcp-Name`/`Mcp-Param-*` header: strings as-is when safe
  * (else Base64), integers in decimal, booleans as `true`/`false`. Throws `McpError` kind `config` for
- * numbers that are not safe integers (DIGEST §5 ⚠INTERP: out-of-range integers are a client error).
+ * numbers that are not safe integers (the spec is silent on them; we treat them as a client error).
  */
 export function encodeHeaderValue(value: string | number | boolean): string {
   if (typeof value === 'boolean') return value ? 'true' : 'false';

@@ -49,6 +49,7 @@ export type Classified =
 /** Standard JSON-RPC error codes used by the client when it answers server requests. */
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 export const HEADER_MISMATCH = -32020;

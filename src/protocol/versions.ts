@@ -27,7 +27,3 @@ export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
 export type Era = 'legacy' | 'modern';
-
-export function eraOf(version: string): Era {
-  return version >= MODERN_VERSION ? 'modern' : 'legacy';
-}

@@ -1,14 +1,50 @@
 /**
- * The one connection contract every transport implements (stdio, Streamable HTTP, later the worker port):
- * start receiving, send a message, close. The JSON-RPC engine above it knows nothing of pipes or sockets.
+ * The one connection contract every transport implements (stdio, Streamable HTTP, the in-memory pair, a
+ * worker port): start receiving, send a message, hear what was negotiated, close. The client above it
+ * never asks which transport it has; it reads the connection's `traits` instead. See docs/extending.md.
  */
 import type { McpError } from '../errors/index.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 
-/** What a connection reports upwards. Each callback must not throw; the engine guarantees that. */
+/**
+ * What a transport can do, read by the client instead of the transport's name. Constant for the life of
+ * a connection.
+ */
+export interface ConnectionTraits {
+  /**
+   * The transport carries per-message headers (Streamable HTTP): the client computes `MCP-Protocol-Version`,
+   * `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` for each message, and the `x-mcp-header` rules of tools apply
+   * (S26/server/tools). False: `SendOptions.headers` is never given.
+   */
+  readonly perMessageHeaders: boolean;
+  /**
+   * How an abandoned 2026-07-28 request is cancelled on this transport: `'notification'` sends
+   * `notifications/cancelled` (stdio), `'abort'` aborts the send signal, which ends the request's own
+   * exchange (HTTP: S26/basic/patterns/cancellation). In 2025-11-25 every transport gets the notification
+   * (S25/basic/utilities/cancellation); an `'abort'` transport also has its exchange aborted.
+   */
+  readonly cancelBy: 'notification' | 'abort';
+  /**
+   * A 2025-11-25 response stream that breaks can be resumed without sending the request again (SSE with
+   * `Last-Event-ID`, S25/basic/transports). The client then passes `SendOptions.resumable`.
+   */
+  readonly resumable: boolean;
+  /**
+   * Server-initiated requests that belong to no call arrive on a stream the client must ask for (the
+   * 2025-11-25 GET stream of Streamable HTTP). The client asks through `negotiated()`.
+   */
+  readonly serverStream: boolean;
+  /**
+   * Every request gets a transport-level answer (an HTTP status) even from a server that does not
+   * understand it. False where a server may stay silent (stdio): the `auto` probe then waits less.
+   */
+  readonly answersEveryRequest: boolean;
+}
+
+/** What a connection reports upwards. Each callback must not throw; the client guarantees that. */
 export interface ConnectionEvents {
   /**
-   * One parsed JSON value arrived from the server (not yet checked to be JSON-RPC: the engine does that).
+   * One parsed JSON value arrived from the server (not yet checked to be JSON-RPC: the client does that).
    * Transports parse JSON; a line or body that is not JSON fails the connection with `kind: 'protocol'`.
    */
   message(value: unknown): void;
@@ -21,63 +57,79 @@ export interface ConnectionEvents {
   diagnostic?(text: string): void;
 }
 
+/** Per-message choices of the client. A transport ignores what its traits say it does not do. */
 export interface SendOptions {
   /**
-   * Aborting abandons the exchange where the transport can: HTTP closes the response stream (the 2026
-   * way to cancel). stdio ignores it once the line is written; the engine sends `notifications/cancelled`.
+   * Aborting gives the message up. Before any byte left, `send()` rejects with `delivery: 'not_sent'`;
+   * after, an `'abort'` transport ends the exchange (rejecting with `'unknown'`) and a `'notification'`
+   * transport ignores it (a written line cannot be taken back).
    */
   signal?: AbortSignal;
-  /** Per-message HTTP headers computed by the protocol layer (`Mcp-Method`, `MCP-Protocol-Version`, …). stdio ignores them. */
+  /** Per-message headers computed by the client (only when `traits.perMessageHeaders`). */
   headers?: Readonly<Record<string, string>>;
-  /**
-   * HTTP 2025-11-25 only: when the response stream breaks before the response arrived, resume it with
-   * GET + `Last-Event-ID` (the same request, never sent again). False in 2026, where a break is final.
-   */
+  /** 2025-11-25 only, when `traits.resumable`: resume a broken response stream instead of failing. */
   resumable?: boolean;
 }
 
-export interface CloseOptions {
-  /** How long to wait after closing stdin before SIGTERM, and again before SIGKILL. Default 2000 ms. */
-  graceMs?: number;
+/** What the client agreed with the server, told to the connection once the handshake is over. */
+export interface NegotiatedSession {
+  /** The protocol version in use, for messages that carry no per-message headers (HTTP GET, DELETE). */
+  readonly protocolVersion: string;
+  /** Open the server stream (only when `traits.serverStream`): the client can answer server requests. */
+  readonly openServerStream: boolean;
 }
 
-/** What `close()` found. */
-export interface CloseReport {
-  /** Processes of this connection still alive after close; 0 only when verified. Always 0 for HTTP. */
+/** What a connection's `close()` found about the local server process, when it ran one (stdio). */
+export interface ProcessReport {
+  /** The server's process id, when it was started. */
+  pid: number | undefined;
+  /** Processes of this server still alive after close; 0 only when verified. */
   activeProcesses: number;
-  /** Exit code of the server process, when there was one and it exited normally. */
+  /** Exit code of the server process, when it exited normally. */
   exitCode: number | null;
   /** Signal that ended the server process, if any. */
   signal: string | null;
-  /** How the process ended: by itself after stdin closed, or forced. */
+  /** How the process ended: by itself after stdin closed, forced, never started, or already gone unseen. */
   ended: 'exited' | 'sigterm' | 'sigkill' | 'not_started' | 'none';
   /** Bounded, redacted tail of the server's stderr ('' when not captured). */
   stderrTail: string;
-  /** Late answers (to requests that had timed out or were cancelled) that were dropped. Filled in by the client. */
-  lateResponsesDropped: number;
+}
+
+/** What a connection's `close()` found. Transport-specific parts are present only where they apply. */
+export interface ConnectionCloseReport {
+  /** Present when the connection ran a local server process (stdio). */
+  process?: ProcessReport;
+}
+
+/** A local process behind a connection (stdio), for diagnostics. */
+export interface ConnectionProcess {
+  readonly pid: number | undefined;
 }
 
 /**
  * A live link to one MCP server.
  *
- * `close()` is idempotent and safe to call concurrently: every caller gets the same report. After it
- * returns, no event is delivered any more.
+ * `send()` means the same on every transport: it resolves once the message is handed over — written to
+ * the pipe (stdio), or for HTTP once its exchange is over (a notification or response accepted, or a
+ * request's response delivered through `events.message`). It rejects with an `McpError` whose `delivery`
+ * is honest: `'not_sent'` only when no byte of the message left (closed, refused connection, aborted
+ * first). Messages are sent in call order.
+ *
+ * `close()` is idempotent and safe to call concurrently: every caller gets the same report. After it is
+ * called, no event is delivered any more and `send()` rejects with `'not_sent'`.
  */
 export interface Connection {
-  readonly transport: 'stdio' | 'http';
+  /** A label for display (`'stdio'`, `'http'`, `'memory'`, …). Never branched on: read `traits`. */
+  readonly kind: string;
+  readonly traits: ConnectionTraits;
   /** A display name for messages: the command's base name, or the URL's origin and path. Never a secret. */
   readonly target: string;
-  /** The server's process id (stdio), for diagnostics. */
-  readonly pid?: number | undefined;
+  /** The local server process, when the connection runs one (stdio). */
+  readonly process?: ConnectionProcess | undefined;
   /** Starts the connection (spawns the process) and begins delivering events. */
   start(events: ConnectionEvents): Promise<void>;
-  /**
-   * Sends one message. stdio resolves once the line is handed to the pipe. HTTP resolves when the
-   * exchange is over: a notification or response accepted (202), or a request's response delivered
-   * through `events.message`. It rejects with an `McpError` whose `delivery` says whether it left.
-   */
   send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
-  /** HTTP 2025-11-25: open the GET stream for server-initiated messages. Absent elsewhere. */
-  listen?(): void;
-  close(options?: CloseOptions): Promise<CloseReport>;
+  /** The handshake is over; called once, before any call of the user's. */
+  negotiated(session: NegotiatedSession): void;
+  close(): Promise<ConnectionCloseReport>;
 }

@@ -17,6 +17,8 @@ export interface StdioTransportOptions {
   maxMessageBytes: number;
   /** Linux: run the server in its own PID namespace when the platform allows it (opt-in). */
   isolate?: boolean;
+  /** How long close() waits after closing stdin before SIGTERM, and again before SIGKILL. Default 2000 ms. */
+  graceMs?: number;
 }
 
 export interface HttpTransportOptions {

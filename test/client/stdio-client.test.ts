@@ -24,7 +24,7 @@ describe('2025-11-25 lifecycle over stdio', () => {
       assert.equal(textOf(result), 'hi');
     } finally {
       const report = await client.close();
-      assert.equal(report.activeProcesses, 0);
+      assert.equal(report.process?.activeProcesses, 0);
     }
   });
 
@@ -191,7 +191,7 @@ describe('hostile and broken servers', () => {
     assert.equal(pids.length, 4, `want 4 descendant pids, got ${JSON.stringify(tree)}`);
     for (const pid of pids) assert.ok(alive(pid), `pid ${pid} alive before close`);
     const report = await client.close();
-    assert.equal(report.activeProcesses, 0);
+    assert.equal(report.process?.activeProcesses, 0);
     for (const pid of pids) assert.equal(alive(pid), false, `pid ${pid} gone after close`);
   });
 

@@ -1,8 +1,9 @@
 /**
  * The client the official MCP conformance runner spawns (`conformance client --command …`): the server URL
  * is the last argv, the scenario and wire come from `MCP_CONFORMANCE_*` env. It uses only the public API,
- * does what each scenario asks (see /work/shared/protocol/CONFORMANCE.md §3), and prints `EXIT_MARKER`
- * as the process really exits, so the script can check the exit status, which suite runs do not record.
+ * does what each scenario of @modelcontextprotocol/conformance (pinned in scripts/conformance.sh) asks,
+ * and prints `EXIT_MARKER` as the process really exits, so the script can check the exit status, which
+ * suite runs do not record.
  */
 import { writeSync } from 'node:fs';
 import {

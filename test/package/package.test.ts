@@ -22,12 +22,15 @@ const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as
 test('the public export list is exactly this (additions are deliberate)', () => {
   assert.deepEqual(Object.keys(api).sort(), [
     'Client',
+    'ERROR_KINDS',
     'McpError',
     'RpcError',
     'UnsupportedProtocolVersionError',
     'callTool',
     'clearEraCache',
     'connect',
+    'createMemoryPair',
+    'errorFromData',
     'isErrorKind',
     'isInputRequired',
     'isMcpError',

@@ -1,4 +1,4 @@
-/** Tests for the Mcp-Name / Mcp-Param-* value encoding (DIGEST §5, S26 streamable-http "Value encoding"). */
+/** Tests for the Mcp-Name / Mcp-Param-* value encoding (S26/basic/transports/streamable-http, "Value encoding"). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';

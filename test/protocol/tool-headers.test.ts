@@ -1,6 +1,7 @@
 /**
- * Tests for x-mcp-header validation and Mcp-Param-* headers: S26/server/tools, DIGEST §5, and the
- * tools of the conformance scenarios `http-custom-headers` and `http-invalid-tool-headers` (CONFORMANCE.md).
+ * Tests for x-mcp-header validation and Mcp-Param-* headers (S26/server/tools,
+ * S26/basic/transports/streamable-http), and the tools of the official conformance suite's scenarios
+ * `http-custom-headers` and `http-invalid-tool-headers`.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,4 +1,7 @@
-/** Tests for WWW-Authenticate parsing (RFC 9110 §11.6.1; S25/basic/authorization; DIGEST §11). */
+/**
+ * Tests for WWW-Authenticate parsing (RFC 9110 §11.6.1; S25/basic/authorization;
+ * S26/basic/authorization/authorization-server-discovery).
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';

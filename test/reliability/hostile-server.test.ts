@@ -20,12 +20,12 @@ const unique = (label: string) =>
 /** Clients opened by the current test: closed after it even when an assertion failed mid-way. */
 const opened: Client[] = [];
 afterEach(async () => {
-  await Promise.all(opened.splice(0).map((client) => client.close({ graceMs: 200 })));
+  await Promise.all(opened.splice(0).map((client) => client.close()));
 });
 
 async function open(mode: string, extra: string[] = [], onLog?: () => void): Promise<Client> {
   const client = await connect(
-    fixture('hostile-server.mjs', [mode, ...extra], { timeoutMs: 5000 }),
+    fixture('hostile-server.mjs', [mode, ...extra], { timeoutMs: 5000, graceMs: 500 }),
     onLog ? { onLog } : {},
   );
   opened.push(client);
@@ -33,11 +33,11 @@ async function open(mode: string, extra: string[] = [], onLog?: () => void): Pro
 }
 
 async function closeClean(client: Client): Promise<void> {
-  const report = await client.close({ graceMs: 500 });
+  const report = await client.close();
   assert.equal(
-    report.activeProcesses,
+    report.process?.activeProcesses,
     0,
-    `want 0 active processes after close, got ${report.activeProcesses}`,
+    `want 0 active processes after close, got ${report.process?.activeProcesses}`,
   );
 }
 

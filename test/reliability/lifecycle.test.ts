@@ -24,7 +24,7 @@ const listenerCounts = () => Object.fromEntries(EVENTS.map((e) => [e, process.li
 
 describe('a server killed with SIGKILL mid-call', () => {
   it('the call rejects at once with kind closed, delivery unknown, and close() reports 0 processes', async () => {
-    const client = await connect(fixture('hang.mjs', ['60000']), { timeoutMs: 30_000 });
+    const client = await connect(fixture('hang.mjs', ['60000'], { graceMs: 200 }), { timeoutMs: 30_000 });
     try {
       const pid = client.pid;
       assert.ok(pid, 'want a pid');
@@ -43,9 +43,9 @@ describe('a server killed with SIGKILL mid-call', () => {
       assert.match(error.message, /SIGKILL/);
       assert.ok(waited < 1500, `want a rejection at once, waited ${waited} ms`);
     } finally {
-      const report = await client.close({ graceMs: 200 });
-      assert.equal(report.activeProcesses, 0);
-      assert.equal(report.signal, 'SIGKILL');
+      const report = await client.close();
+      assert.equal(report.process?.activeProcesses, 0);
+      assert.equal(report.process?.signal, 'SIGKILL');
     }
   });
 });
@@ -69,7 +69,7 @@ describe('connect/close cycles', () => {
             assert.equal(textOf(await client.callTool('echo', { text })), text);
           } finally {
             const report = await client.close();
-            assert.equal(report.activeProcesses, 0, `cycle ${i + j}: want 0 active processes`);
+            assert.equal(report.process?.activeProcesses, 0, `cycle ${i + j}: want 0 active processes`);
           }
         }),
       );

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { findNonPlainData } from '../../src/client/plain-data.js';
+import { findNonPlainData } from '../../src/config/plain-data.js';
 import { RUNS } from './helpers.js';
 
 class Widget {

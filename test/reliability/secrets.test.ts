@@ -108,7 +108,7 @@ describe('secrets in errors and reports', () => {
     );
     assertClean('stdio error', errorSurfaces(error));
     const report = await client.close();
-    assert.equal(report.activeProcesses, 0);
+    assert.equal(report.process?.activeProcesses, 0);
     assertClean('close report', JSON.stringify(report));
   });
 

@@ -81,7 +81,7 @@ process.stdout.write(
     heapBefore,
     heapAfter,
     wrong,
-    activeProcesses: report.activeProcesses,
+    activeProcesses: report.process?.activeProcesses ?? 0,
     gc: gc !== undefined,
   })}\n`,
 );

@@ -7,54 +7,73 @@ import { debuglog } from 'node:util';
 import type { Dispatcher } from 'undici';
 import { McpError } from '../../errors/index.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { CloseReport, Connection, ConnectionEvents, SendOptions } from '../connection.js';
+import type {
+  Connection,
+  ConnectionCloseReport,
+  ConnectionEvents,
+  ConnectionTraits,
+  NegotiatedSession,
+  SendOptions,
+} from '../connection.js';
 import type { HttpTransportOptions } from '../options.js';
+import { type Authorizer, bearerAuthorizer } from './authorizer.js';
 import { discard } from './body.js';
 import { createDispatcher } from './dispatcher.js';
-import { ACCEPT_POST, headerValue, postExchange } from './exchange.js';
+import { postExchange } from './exchange.js';
+import { HeaderBuilder } from './headers.js';
 import { ListenStream } from './listen.js';
-import { buildHeaders, type HttpShell, issue } from './shell.js';
+import { type HttpShell, issue } from './shell.js';
 
 const debug = debuglog('autos-mcp');
 /** How long `close()` waits for the session DELETE. */
 const DELETE_TIMEOUT_MS = 2000;
 
-const REPORT: CloseReport = {
-  activeProcesses: 0,
-  exitCode: null,
-  signal: null,
-  ended: 'none',
-  stderrTail: '',
-  lateResponsesDropped: 0,
-};
+const TRAITS: ConnectionTraits = Object.freeze({
+  perMessageHeaders: true,
+  cancelBy: 'abort',
+  resumable: true,
+  serverStream: true,
+  answersEveryRequest: true,
+});
+
+/** What the caller hands in besides the plain-data options: code and shared resources. */
+export interface HttpConnectionExtras {
+  /** Supplies `Authorization` per request and hears about 401/403 (e.g. OAuth). Not with `authToken`. */
+  auth?: Authorizer | undefined;
+  /** An undici dispatcher to use instead of a pool of our own; the caller owns it (it is not closed). */
+  dispatcher?: Dispatcher | undefined;
+}
 
 /**
  * A Streamable HTTP connection to one MCP endpoint. `send()` resolves when its exchange is over;
  * `close()` is idempotent and safe to call concurrently: every caller gets the same report.
  */
 export class HttpConnection implements Connection {
-  readonly transport = 'http' as const;
+  readonly kind = 'http';
+  readonly traits = TRAITS;
   readonly target: string;
   private readonly shell: HttpShell;
-  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
   private readonly inFlight = new Set<AbortController>();
   private events: ConnectionEvents | undefined;
   private listener: ListenStream | undefined;
-  private closing: Promise<CloseReport> | undefined;
+  private closing: Promise<ConnectionCloseReport> | undefined;
 
-  constructor(options: HttpTransportOptions) {
+  constructor(options: HttpTransportOptions, extras: HttpConnectionExtras = {}) {
     this.target = `${options.url.origin}${options.url.pathname}`;
-    this.dispatcher = createDispatcher(options);
-    const fixed: Record<string, string> = { ...options.headers };
-    if (options.authToken !== undefined) fixed['authorization'] = `Bearer ${options.authToken}`;
+    if (options.authToken !== undefined && extras.auth !== undefined) {
+      throw new McpError('config', `${this.target}: give authToken or an authorizer, not both`);
+    }
+    this.ownsDispatcher = extras.dispatcher === undefined;
+    const authorizer =
+      extras.auth ?? (options.authToken === undefined ? undefined : bearerAuthorizer(options.authToken));
     this.shell = {
-      dispatcher: this.dispatcher,
+      dispatcher: extras.dispatcher ?? createDispatcher(options),
       url: options.url,
       target: this.target,
       maxMessageBytes: options.maxMessageBytes,
-      fixedHeaders: fixed,
-      sessionId: undefined,
-      protocolVersion: undefined,
+      headers: new HeaderBuilder({ url: options.url, userHeaders: options.headers, authorizer }),
+      authorizer,
       deliver: (value) => {
         if (this.closing === undefined) this.events?.message(value);
       },
@@ -65,7 +84,7 @@ export class HttpConnection implements Connection {
 
   /** The 2025-11-25 session id, when the server assigned one (for diagnostics and tests). */
   get sessionId(): string | undefined {
-    return this.shell.sessionId;
+    return this.shell.headers.sessionId;
   }
 
   async start(events: ConnectionEvents): Promise<void> {
@@ -75,11 +94,10 @@ export class HttpConnection implements Connection {
   }
 
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
-    const method = 'method' in message ? message.method : 'response';
-    if (this.closing !== undefined)
+    if (this.closing !== undefined) {
+      const method = 'method' in message ? message.method : 'response';
       throw new McpError('closed', `POST ${method} to ${this.target}: the connection is closed`);
-    const version = headerValue(options.headers, 'mcp-protocol-version');
-    if (version !== undefined) this.shell.protocolVersion = version;
+    }
     // One controller per exchange, aborted by the caller's signal or by close(). Not AbortSignal.any():
     // on Node 20 it leaves a listener on the long-lived signal per call until GC runs.
     const local = new AbortController();
@@ -101,7 +119,13 @@ export class HttpConnection implements Connection {
     }
   }
 
-  /** Opens the 2025-11-25 GET stream for server-initiated messages; 405 quietly ends it. */
+  /** GET and DELETE carry the negotiated version; 2025 clients that answer server requests get the GET stream. */
+  negotiated(session: NegotiatedSession): void {
+    this.shell.headers.setProtocolVersion(session.protocolVersion);
+    if (session.openServerStream) this.listen();
+  }
+
+  /** Opens the 2025-11-25 GET stream for server-initiated messages; 405 quietly ends it. Idempotent. */
   listen(): void {
     if (this.closing !== undefined) return;
     this.listener ??= new ListenStream(this.shell, (text) => {
@@ -111,32 +135,26 @@ export class HttpConnection implements Connection {
     this.listener.start();
   }
 
-  close(): Promise<CloseReport> {
+  close(): Promise<ConnectionCloseReport> {
     this.closing ??= this.shutdown();
     return this.closing;
   }
 
-  private async shutdown(): Promise<CloseReport> {
+  private async shutdown(): Promise<ConnectionCloseReport> {
     this.listener?.stop();
     for (const exchange of this.inFlight) exchange.abort();
-    const sessionId = this.shell.sessionId;
-    if (sessionId !== undefined) await this.deleteSession();
-    await this.dispatcher.destroy().catch(() => undefined);
-    return { ...REPORT };
+    if (this.shell.headers.sessionId !== undefined) await this.deleteSession();
+    if (this.ownsDispatcher) await this.shell.dispatcher.destroy().catch(() => undefined);
+    return {};
   }
 
   /** S25/basic/transports: SHOULD send DELETE with the session id when done; 405/404 are fine, so is silence. */
   private async deleteSession(): Promise<void> {
-    const perMessage: Record<string, string> = {};
-    if (this.shell.protocolVersion !== undefined)
-      perMessage['mcp-protocol-version'] = this.shell.protocolVersion;
-    const headers = buildHeaders(this.shell, ACCEPT_POST, perMessage, true, false);
     const started = performance.now();
     try {
-      const response = await issue(
+      const { response } = await issue(
         this.shell,
-        'DELETE',
-        headers,
+        { method: 'DELETE' },
         null,
         AbortSignal.timeout(DELETE_TIMEOUT_MS),
       );
@@ -145,6 +163,6 @@ export class HttpConnection implements Connection {
     } catch {
       this.shell.log('DELETE session -> no answer');
     }
-    this.shell.sessionId = undefined;
+    this.shell.headers.dropSession();
   }
 }

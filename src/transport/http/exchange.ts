@@ -6,14 +6,13 @@
 
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
 import { McpError } from '../../errors/index.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/jsonrpc.js';
 import type { SendOptions } from '../connection.js';
 import { discard, mediaType, readBounded, readSse, type SseOutcome } from './body.js';
 import { type AbortCause, abortError, networkError, statusError } from './failures.js';
 import { readSessionId, SESSION_HEADER } from './session.js';
-import { buildHeaders, type HttpShell, issue } from './shell.js';
+import { type HttpShell, type Issued, issue } from './shell.js';
 import { SseParser } from './sse.js';
 
 /** Error bodies are small; this is plenty for a JSON-RPC error with data. */
@@ -22,8 +21,6 @@ const ERROR_BODY_LIMIT = 64 * 1024;
 const DEFAULT_RETRY_MS = 1000;
 /** Consecutive resumptions that brought nothing new before we give up. */
 const MAX_RESUME_ATTEMPTS = 3;
-export const ACCEPT_POST = 'application/json, text/event-stream';
-export const ACCEPT_SSE = 'text/event-stream';
 
 export interface ExchangeInput {
   message: JsonRpcMessage;
@@ -40,18 +37,23 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
   const requestId = 'method' in message && 'id' in message ? (message as JsonRpcRequest).id : undefined;
   const label = `POST ${rpcMethod ?? 'response'} to ${shell.target}`;
   const isInitialize = rpcMethod === 'initialize';
-  // A new initialize starts a new session: it never carries the old id (S25/basic/transports).
-  const headers = buildHeaders(shell, ACCEPT_POST, options.headers, !isInitialize, true);
-  const sessionSent = SESSION_HEADER in headers;
   if (signal.aborted) throw abortError(label, input.abortCause(), false);
   const started = shell.logging ? performance.now() : 0;
-  let response: Dispatcher.ResponseData;
+  let issued: Issued;
   try {
-    response = await issue(shell, 'POST', headers, JSON.stringify(message), signal);
+    // A new initialize starts a new session: it never carries the old id (S25/basic/transports).
+    issued = await issue(
+      shell,
+      { method: 'POST', perMessage: options.headers, newSession: isInitialize },
+      JSON.stringify(message),
+      signal,
+    );
   } catch (error) {
+    if (error instanceof McpError) throw error;
     if (signal.aborted) throw abortError(label, input.abortCause(), true, error);
     throw networkError(label, error);
   }
+  const { response, sessionSent } = issued;
   const { statusCode: status, headers: resHeaders, body } = response;
   const type = mediaType(resHeaders['content-type']);
   if (shell.logging) {
@@ -64,7 +66,7 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
       await failedStatus(shell, label, status, resHeaders, body, sessionSent);
       return;
     }
-    if (isInitialize) shell.sessionId = readSessionId(resHeaders[SESSION_HEADER], shell.target);
+    if (isInitialize) shell.headers.adoptSession(readSessionId(resHeaders[SESSION_HEADER], shell.target));
     if (type === 'text/event-stream') {
       await sseExchange(shell, input, label, body, requestId);
       return;
@@ -78,7 +80,7 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
     // Decoded once: the blank check and JSON.parse share the text (a second toString was ~1 % per call).
     const text = raw.toString('utf8');
     if (/^\s*$/.test(text)) {
-      // 202 (or 200/204, ⚠INTERP DIGEST §4) with no body: right for notifications and responses only.
+      // 202 (or 200/204, which we also accept though S25/basic/transports says 202) with no body: right for notifications and responses only.
       if (requestId === undefined) return;
       throw new McpError('protocol', `${label}: HTTP ${status} without a response to the request`, {
         delivery: 'unknown',
@@ -161,31 +163,34 @@ async function sseExchange(
   }
 }
 
-/** GET with `Last-Event-ID` on the same endpoint, with the session id and the request's protocol header. */
+/** GET with `Last-Event-ID` on the same endpoint, with the session id and the negotiated version. */
 async function resumeGet(
   shell: HttpShell,
   input: ExchangeInput,
   label: string,
   lastEventId: string,
 ): Promise<Readable> {
-  const perMessage: Record<string, string> = { 'last-event-id': lastEventId };
-  const version = headerValue(input.options.headers, 'mcp-protocol-version') ?? shell.protocolVersion;
-  if (version !== undefined) perMessage['mcp-protocol-version'] = version;
-  const headers = buildHeaders(shell, ACCEPT_SSE, perMessage, true, false);
   const getLabel = `${label} (resuming with GET)`;
-  let response: Dispatcher.ResponseData;
+  let issued: Issued;
   try {
-    response = await issue(shell, 'GET', headers, null, input.signal);
+    // The same per-message headers as the request being resumed (its protocol version).
+    issued = await issue(
+      shell,
+      { method: 'GET', lastEventId, perMessage: input.options.headers },
+      null,
+      input.signal,
+    );
   } catch (error) {
     if (input.signal.aborted) throw abortError(label, input.abortCause(), true, error);
-    const failure = networkError(getLabel, error);
-    throw new McpError('transport', failure.message, { delivery: 'unknown', cause: error });
+    const failure = error instanceof McpError ? error : networkError(getLabel, error);
+    throw new McpError(failure.kind, failure.message, { delivery: 'unknown', cause: error });
   }
+  const { response, sessionSent } = issued;
   if (shell.logging) shell.log(`GET resume -> ${response.statusCode}`);
   if (response.statusCode < 200 || response.statusCode >= 300) {
     discard(response.body);
-    const failure = statusError(getLabel, response.statusCode, response.headers, SESSION_HEADER in headers);
-    if (failure.kind === 'session_expired') shell.sessionId = undefined;
+    const failure = statusError(getLabel, response.statusCode, response.headers, sessionSent);
+    if (failure.kind === 'session_expired') shell.headers.dropSession();
     // The POST itself was delivered; what is unknown is whether it ran.
     throw new McpError(failure.kind, failure.message, {
       delivery: 'unknown',
@@ -218,7 +223,7 @@ async function failedStatus(
   const byStatus = statusError(label, status, headers, sessionSent);
   if (byStatus.kind !== 'transport' || (status >= 300 && status < 400)) {
     discard(body);
-    if (byStatus.kind === 'session_expired') shell.sessionId = undefined;
+    if (byStatus.kind === 'session_expired') shell.headers.dropSession();
     throw byStatus;
   }
   const raw = await readBounded(body, ERROR_BODY_LIMIT).catch(() => null);
@@ -274,14 +279,4 @@ function parseJson(text: string, label: string): unknown {
   } catch (cause) {
     throw new McpError('protocol', `${label}: the response body is not JSON`, { delivery: 'unknown', cause });
   }
-}
-
-/** Case-insensitive lookup in the engine's per-message headers. */
-export function headerValue(
-  headers: Readonly<Record<string, string>> | undefined,
-  name: string,
-): string | undefined {
-  if (headers === undefined) return undefined;
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value;
-  return undefined;
 }

@@ -6,9 +6,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { discard, readSse } from './body.js';
-import { ACCEPT_SSE } from './exchange.js';
 import { errorCode } from './failures.js';
-import { buildHeaders, type HttpShell, issue } from './shell.js';
+import { type HttpShell, issue } from './shell.js';
 import { SseParser } from './sse.js';
 
 /** Consecutive attempts without any event before the stream is given up. */
@@ -18,12 +17,14 @@ const MAX_BACKOFF_MS = 30_000;
 
 export class ListenStream {
   private readonly controller = new AbortController();
+  private readonly shell: HttpShell;
+  private readonly diagnostic: (text: string) => void;
   private running = false;
 
-  constructor(
-    private readonly shell: HttpShell,
-    private readonly diagnostic: (text: string) => void,
-  ) {}
+  constructor(shell: HttpShell, diagnostic: (text: string) => void) {
+    this.shell = shell;
+    this.diagnostic = diagnostic;
+  }
 
   /** Starts the loop once; later calls do nothing while it runs. */
   start(): void {
@@ -74,14 +75,10 @@ export class ListenStream {
     lastEventId: string,
     signal: AbortSignal,
   ): Promise<'stop' | 'progressed' | 'idle'> {
-    const perMessage: Record<string, string> = {};
-    if (this.shell.protocolVersion !== undefined)
-      perMessage['mcp-protocol-version'] = this.shell.protocolVersion;
-    if (lastEventId !== '') perMessage['last-event-id'] = lastEventId;
-    const headers = buildHeaders(this.shell, ACCEPT_SSE, perMessage, true, false);
     let response: Dispatcher.ResponseData;
     try {
-      response = await issue(this.shell, 'GET', headers, null, signal);
+      const spec = lastEventId === '' ? { method: 'GET' as const } : { method: 'GET' as const, lastEventId };
+      ({ response } = await issue(this.shell, spec, null, signal));
     } catch (error) {
       if (!signal.aborted)
         this.diagnostic(`GET stream of ${this.shell.target}: ${errorCode(error) ?? 'network error'}`);

@@ -1,10 +1,15 @@
 /**
  * The state one HTTP connection shares with its exchanges and its GET stream, and the one function that
- * puts a request on the wire. Header order: content negotiation, user headers, Authorization, the
- * per-message headers, then the session id (S25/basic/transports, S26/basic/transports/streamable-http).
+ * puts a request on the wire: headers from the `HeaderBuilder`, then the request, and on a 401 or 403 the
+ * authorizer is told and may have the request sent once more (S25/basic/authorization).
  */
 import type { Dispatcher } from 'undici';
-import { SESSION_HEADER } from './session.js';
+import type { AuthChallenge } from '../../errors/index.js';
+import { McpError } from '../../errors/index.js';
+import { parseWwwAuthenticate } from '../../protocol/www-authenticate.js';
+import type { Authorizer } from './authorizer.js';
+import { discard } from './body.js';
+import type { HeaderBuilder, HeaderSpec } from './headers.js';
 
 export interface HttpShell {
   readonly dispatcher: Dispatcher;
@@ -12,13 +17,9 @@ export interface HttpShell {
   /** origin + path, for messages: never the query, which may carry secrets. */
   readonly target: string;
   readonly maxMessageBytes: number;
-  /** User headers plus `Authorization`, as configured. */
-  readonly fixedHeaders: Readonly<Record<string, string>>;
-  /** 2025-11-25 session id, captured from the `initialize` response. */
-  sessionId: string | undefined;
-  /** The last `MCP-Protocol-Version` the engine sent, reused on GET and DELETE. */
-  protocolVersion: string | undefined;
-  /** Hands a parsed message to the engine (dropped once the connection is closing). */
+  readonly headers: HeaderBuilder;
+  readonly authorizer: Authorizer | undefined;
+  /** Hands a parsed message to the client (dropped once the connection is closing). */
   deliver(value: unknown): void;
   /**
    * True when `NODE_DEBUG` enables our debuglog: callers build a log line only then, since a template
@@ -29,40 +30,81 @@ export interface HttpShell {
   log(text: string): void;
 }
 
-/**
- * Builds the header set of one request. Names are lowercased so a later layer replaces an earlier one
- * case-insensitively; the session id is added unless `withSession` is false (a new `initialize`).
- */
-export function buildHeaders(
-  shell: HttpShell,
-  accept: string,
-  perMessage: Readonly<Record<string, string>> | undefined,
-  withSession: boolean,
-  contentType: boolean,
-): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (contentType) headers['content-type'] = 'application/json';
-  headers['accept'] = accept;
-  for (const [name, value] of Object.entries(shell.fixedHeaders)) headers[name.toLowerCase()] = value;
-  for (const [name, value] of Object.entries(perMessage ?? {})) headers[name.toLowerCase()] = value;
-  if (withSession && shell.sessionId !== undefined) headers[SESSION_HEADER] = shell.sessionId;
-  return headers;
+/** A response, and whether the session id went with the request that got it. */
+export interface Issued {
+  readonly response: Dispatcher.ResponseData;
+  readonly sessionSent: boolean;
 }
 
-/** Sends one request on the shell's dispatcher. Never follows redirects (undici does not by default). */
-export function issue(
+/**
+ * Sends one request on the shell's dispatcher. Never follows redirects (undici does not by default).
+ * Rejects with an `McpError` (`not_sent`) when the authorizer fails; network errors reject as undici's.
+ */
+export async function issue(
   shell: HttpShell,
-  method: 'POST' | 'GET' | 'DELETE',
-  headers: Record<string, string>,
+  spec: HeaderSpec,
   body: string | null,
   signal: AbortSignal,
-): Promise<Dispatcher.ResponseData> {
-  return shell.dispatcher.request({
-    origin: shell.url.origin,
-    path: `${shell.url.pathname}${shell.url.search}`,
-    method,
-    headers,
-    body,
-    signal,
-  });
+): Promise<Issued> {
+  for (let attempt = 0; ; attempt++) {
+    const built = await authorized(shell, spec);
+    const response = await shell.dispatcher.request({
+      origin: shell.url.origin,
+      path: `${shell.url.pathname}${shell.url.search}`,
+      method: spec.method,
+      headers: built.headers,
+      body,
+      signal,
+    });
+    const status = response.statusCode;
+    if ((status !== 401 && status !== 403) || shell.authorizer?.refused === undefined || attempt > 0) {
+      return { response, sessionSent: built.sessionSent };
+    }
+    const again = await tellRefused(shell, spec, status, response, built.authorization);
+    if (!again) return { response, sessionSent: built.sessionSent };
+    discard(response.body);
+    if (shell.logging) shell.log(`${spec.method} -> ${status}, sending once more with a new authorization`);
+  }
+}
+
+async function authorized(shell: HttpShell, spec: HeaderSpec) {
+  try {
+    const built = shell.headers.build(spec);
+    return built instanceof Promise ? await built : built;
+  } catch (cause) {
+    if (cause instanceof McpError) throw cause;
+    throw new McpError('auth_required', `${spec.method} to ${shell.target}: the authorizer failed`, {
+      delivery: 'not_sent',
+      cause,
+    });
+  }
+}
+
+async function tellRefused(
+  shell: HttpShell,
+  spec: HeaderSpec,
+  status: 401 | 403,
+  response: Dispatcher.ResponseData,
+  authorization: string | undefined,
+): Promise<boolean> {
+  const challenges: AuthChallenge[] = parseWwwAuthenticate(response.headers['www-authenticate']);
+  const challenge = challenges.find((c) => /^(bearer|dpop)$/i.test(c.scheme)) ?? challenges[0];
+  try {
+    const verdict = await shell.authorizer?.refused?.({
+      status,
+      url: shell.url,
+      method: spec.method,
+      challenges,
+      challenge,
+      authorization,
+    });
+    return verdict === true;
+  } catch (cause) {
+    discard(response.body);
+    throw new McpError('auth_required', `${spec.method} to ${shell.target}: the authorizer failed`, {
+      delivery: 'delivered',
+      status,
+      cause,
+    });
+  }
 }

@@ -7,7 +7,13 @@ import type { ChildProcess } from 'node:child_process';
 import { debuglog } from 'node:util';
 import { McpError } from '../../errors/index.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type { CloseOptions, CloseReport, Connection, ConnectionEvents, SendOptions } from '../connection.js';
+import type {
+  Connection,
+  ConnectionCloseReport,
+  ConnectionEvents,
+  ConnectionTraits,
+  SendOptions,
+} from '../connection.js';
 import type { StdioTransportOptions } from '../options.js';
 import { track, untrack } from './exit-hook.js';
 import { LineDecoder } from './framing.js';
@@ -25,10 +31,20 @@ const STDOUT_DRAIN_MS = 200;
 
 type State = 'new' | 'starting' | 'open' | 'failed_start';
 
+const TRAITS: ConnectionTraits = Object.freeze({
+  perMessageHeaders: false,
+  cancelBy: 'notification',
+  resumable: false,
+  serverStream: false,
+  answersEveryRequest: false,
+});
+
 /** A connection to a stdio MCP server. Create, `start(events)`, `send()`, `close()`. */
 export class StdioConnection implements Connection {
-  readonly transport = 'stdio' as const;
+  readonly kind = 'stdio';
+  readonly traits = TRAITS;
   readonly target: string;
+  readonly process = { pid: undefined as number | undefined };
   readonly #options: StdioTransportOptions;
   readonly #decoder: LineDecoder;
   readonly #stderr = new StderrRing();
@@ -43,7 +59,7 @@ export class StdioConnection implements Connection {
   #exited!: Promise<void>;
   #markExited!: () => void;
   #stdoutEnded!: Promise<void>;
-  #teardown: Promise<CloseReport> | undefined;
+  #teardown: Promise<ConnectionCloseReport> | undefined;
   #writeChain: Promise<void> = Promise.resolve();
 
   constructor(options: StdioTransportOptions) {
@@ -52,6 +68,7 @@ export class StdioConnection implements Connection {
     this.#decoder = new LineDecoder(options.maxMessageBytes);
   }
 
+  /** The server's process id once spawned. */
   get pid(): number | undefined {
     return this.#child?.pid;
   }
@@ -76,6 +93,7 @@ export class StdioConnection implements Connection {
       throw error;
     }
     this.#child = child;
+    this.process.pid = child.pid;
     this.#state = 'open';
     const tree = new ServerTree(child.pid!);
     this.#tree = tree;
@@ -134,33 +152,43 @@ export class StdioConnection implements Connection {
           code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
         const delivery = notSent ? 'not_sent' : 'unknown';
         if (this.#silenced || this.#exit !== undefined) reject(this.#closedError('send', error));
-        else
-          reject(
-            new McpError('transport', `write to ${this.target} failed (${code})`, { delivery, cause: error }),
-          );
+        else {
+          const why = notSent
+            ? `its stdin is closed (${code}); the message was not sent`
+            : `the write failed (${code})`;
+          reject(new McpError('transport', `write to ${this.target}: ${why}`, { delivery, cause: error }));
+        }
       });
     });
   }
 
-  /** Closes stdin, waits, then SIGTERM and SIGKILL of the process group and known descendants. Idempotent. */
-  close(options: CloseOptions = {}): Promise<CloseReport> {
+  /** stdio has no per-session state to learn. */
+  negotiated(): void {}
+
+  /**
+   * Closes stdin, waits, then SIGTERM and SIGKILL of the process group and known descendants. Idempotent.
+   * `graceMs` overrides the configured grace period for this close (the first call decides).
+   */
+  close(options: { graceMs?: number } = {}): Promise<ConnectionCloseReport> {
     this.#silenced = true;
-    this.#teardown ??= this.#shutdown(options.graceMs ?? DEFAULT_GRACE_MS);
+    this.#teardown ??= this.#shutdown(options.graceMs ?? this.#options.graceMs ?? DEFAULT_GRACE_MS);
     return this.#teardown;
   }
 
-  async #shutdown(graceMs: number): Promise<CloseReport> {
+  async #shutdown(graceMs: number): Promise<ConnectionCloseReport> {
     if (this.#starting) await this.#starting.catch(() => undefined);
     const child = this.#child;
     const tree = this.#tree;
     if (!child || !tree) {
       return {
-        activeProcesses: 0,
-        exitCode: null,
-        signal: null,
-        ended: 'not_started',
-        stderrTail: '',
-        lateResponsesDropped: 0,
+        process: {
+          pid: undefined,
+          activeProcesses: 0,
+          exitCode: null,
+          signal: null,
+          ended: 'not_started',
+          stderrTail: '',
+        },
       };
     }
     const result = await terminate({
@@ -175,16 +203,16 @@ export class StdioConnection implements Connection {
     child.stdout?.destroy();
     child.stderr?.destroy();
     child.stdin?.destroy();
-    const report: CloseReport = {
+    const report = {
+      pid: child.pid,
       activeProcesses: result.activeProcesses,
       exitCode: this.#exit?.code ?? null,
       signal: this.#exit?.signal ?? null,
       ended: result.ended,
       stderrTail: this.#stderr.tail(),
-      lateResponsesDropped: 0,
     };
     debug('stdio %s: closed (ended %s, %d left)', this.target, report.ended, report.activeProcesses);
-    return report;
+    return { process: report };
   }
 
   #onStdout(chunk: Buffer): void {
@@ -232,7 +260,7 @@ export class StdioConnection implements Connection {
     try {
       this.#events!.closed(error);
     } finally {
-      this.#teardown ??= this.#shutdown(DEFAULT_GRACE_MS);
+      this.#teardown ??= this.#shutdown(this.#options.graceMs ?? DEFAULT_GRACE_MS);
     }
   }
 

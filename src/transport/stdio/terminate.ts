@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { debuglog } from 'node:util';
-import type { CloseReport } from '../connection.js';
+import type { ProcessReport } from '../connection.js';
 import type { ServerTree } from './server-tree.js';
 
 const debug = debuglog('autos-mcp');
@@ -30,7 +30,7 @@ export interface TerminateInput {
 }
 
 export interface TerminateResult {
-  ended: CloseReport['ended'];
+  ended: ProcessReport['ended'];
   activeProcesses: number;
 }
 
@@ -43,7 +43,7 @@ export async function terminate(input: TerminateInput): Promise<TerminateResult>
   // 1. Close stdin, 2. wait for the server to exit.
   child.stdin?.end();
   if (!hasExited()) await raceTimeout(exited, graceMs);
-  let ended: CloseReport['ended'] = hasExited() ? 'exited' : 'none';
+  let ended: ProcessReport['ended'] = hasExited() ? 'exited' : 'none';
   if (exitedBefore) ended = 'exited';
   // 3. SIGTERM the group and every known descendant (also when the server left children behind).
   if (tree.countAlive() > 0) {

@@ -133,6 +133,7 @@ test('listen() delivers server messages from the GET stream and reconnects with 
   await conn.start(c.events);
   await conn.send({ jsonrpc: '2.0', id: 1, method: 'initialize' });
   await conn.send({ jsonrpc: '2.0', method: 'notifications/initialized' }, { headers: V });
+  conn.negotiated({ protocolVersion: '2025-11-25', openServerStream: false });
   conn.listen();
   conn.listen(); // idempotent
   const deadline = Date.now() + 2000;

@@ -10,7 +10,7 @@ import { fixtureOptions, open, Recorder, request } from './harness.js';
 describe('StdioConnection: messages', () => {
   it('exchanges line-delimited JSON with a real server', async () => {
     const { connection, recorder } = await open('echo-server.mjs');
-    assert.equal(connection.transport, 'stdio');
+    assert.equal(connection.kind, 'stdio');
     assert.equal(connection.target, path.basename(process.execPath));
     assert.ok(connection.pid! > 0);
     await connection.send(request(1, 'initialize'));
@@ -18,9 +18,9 @@ describe('StdioConnection: messages', () => {
     const answer = await recorder.waitFor((m) => m.id === 2);
     assert.deepEqual(answer.result, { content: [{ type: 'text', text: 'héllo\nworld' }] });
     const report = await connection.close();
-    assert.equal(report.ended, 'exited', 'the server exits by itself once stdin closes');
-    assert.equal(report.exitCode, 0);
-    assert.equal(report.activeProcesses, 0);
+    assert.equal(report.process?.ended, 'exited', 'the server exits by itself once stdin closes');
+    assert.equal(report.process?.exitCode, 0);
+    assert.equal(report.process?.activeProcesses, 0);
     assert.equal(recorder.closedCount, 0, 'closed() is never called after close()');
   });
 
@@ -61,7 +61,7 @@ describe('StdioConnection: messages', () => {
     assert.doesNotMatch(error.message, /supersecretvalue123/);
     assert.ok(error.message.length < 250, `message too long: ${error.message.length}`);
     const report = await connection.close();
-    assert.equal(report.activeProcesses, 0);
+    assert.equal(report.process?.activeProcesses, 0);
     assert.equal(recorder.closedCount, 1);
   });
 
@@ -73,7 +73,7 @@ describe('StdioConnection: messages', () => {
     const error = await recorder.waitClosed();
     assert.equal(error.kind, 'too_large');
     assert.equal(recorder.messages.length, 0);
-    assert.equal((await connection.close()).activeProcesses, 0);
+    assert.equal((await connection.close()).process?.activeProcesses, 0);
   });
 
   it('reports a crash mid-call as closed with the exit code and the stderr tail', async () => {
@@ -84,8 +84,8 @@ describe('StdioConnection: messages', () => {
     assert.match(error.message, /exited with code 3/);
     assert.match(error.stderrTail ?? '', /crashing in the middle/);
     const report = await connection.close();
-    assert.equal(report.exitCode, 3);
-    assert.equal(report.ended, 'exited');
+    assert.equal(report.process?.exitCode, 3);
+    assert.equal(report.process?.ended, 'exited');
   });
 });
 
@@ -103,7 +103,7 @@ describe('StdioConnection: start', () => {
       assert.doesNotMatch(error.message, /token/);
       return true;
     });
-    assert.equal((await connection.close()).ended, 'not_started');
+    assert.equal((await connection.close()).process?.ended, 'not_started');
   });
 
   it('rejects with kind spawn and an executable hint when the file is not executable', async () => {
@@ -145,9 +145,9 @@ describe('StdioConnection: start', () => {
     assert.match(error.stderrTail ?? '', /config missing/);
     assert.doesNotMatch(error.stderrTail ?? '', /sk-live/);
     const report = await connection.close();
-    assert.equal(report.exitCode, 2);
-    assert.match(report.stderrTail, /config missing/);
-    assert.doesNotMatch(report.stderrTail, /sk-live/);
+    assert.equal(report.process?.exitCode, 2);
+    assert.match(report.process?.stderrTail, /config missing/);
+    assert.doesNotMatch(report.process?.stderrTail, /sk-live/);
   });
 
   it('does not pass the parent environment to the child, only the allow-list and options.env', async () => {
@@ -174,9 +174,9 @@ describe('StdioConnection: stderr', () => {
     await connection.send(request(1, 'ping'));
     await recorder.waitFor((m) => m.id === 1, 8000);
     await recorder.waitFor((m) => m.method === 'notifications/message', 9000);
-    const report = await connection.close();
-    assert.ok(report.stderrTail.length <= 64 * 1024 + 1, `tail ${report.stderrTail.length}`);
-    assert.ok(report.stderrTail.length > 1000);
+    const tail = (await connection.close()).process?.stderrTail ?? '';
+    assert.ok(tail.length <= 64 * 1024 + 1, `tail ${tail.length}`);
+    assert.ok(tail.length > 1000);
     assert.ok(Date.now() - started < 10_000);
   });
 
@@ -184,6 +184,6 @@ describe('StdioConnection: stderr', () => {
     const { connection, recorder } = await open('exit-at-start.mjs', [], { stderr: 'ignore' });
     const error = await recorder.waitClosed();
     assert.equal(error.stderrTail, undefined);
-    assert.equal((await connection.close()).stderrTail, '');
+    assert.equal((await connection.close()).process?.stderrTail, '');
   });
 });

@@ -29,8 +29,8 @@ describe('StdioConnection: shutdown', { skip: !linux && 'needs /proc' }, () => {
     const report = await connection.close({ graceMs: 500 });
     const left = all.filter(aliveOnLinux);
     assert.deepEqual(left, [], `want none alive, got ${left.join(',')}`);
-    assert.equal(report.activeProcesses, 0);
-    assert.equal(report.ended, 'exited', 'the server itself exits when stdin closes');
+    assert.equal(report.process?.activeProcesses, 0);
+    assert.equal(report.process?.ended, 'exited', 'the server itself exits when stdin closes');
   });
 
   it('a server that ignores SIGTERM and stdin EOF is SIGKILLed after the grace periods', async () => {
@@ -39,9 +39,9 @@ describe('StdioConnection: shutdown', { skip: !linux && 'needs /proc' }, () => {
     const pid = connection.pid!;
     const started = Date.now();
     const report = await connection.close({ graceMs: 300 });
-    assert.equal(report.ended, 'sigkill');
-    assert.equal(report.signal, 'SIGKILL');
-    assert.equal(report.activeProcesses, 0);
+    assert.equal(report.process?.ended, 'sigkill');
+    assert.equal(report.process?.signal, 'SIGKILL');
+    assert.equal(report.process?.activeProcesses, 0);
     assert.ok(!aliveOnLinux(pid));
     assert.ok(Date.now() - started >= 600, 'it waited both grace periods');
   });
@@ -52,9 +52,9 @@ describe('StdioConnection: shutdown', { skip: !linux && 'needs /proc' }, () => {
     await recorder.waitFor((m) => m.id === 1);
     await connection.send(request(2, 'tools/call', { name: 'echo', arguments: { text: 'x' } }));
     const report = await connection.close({ graceMs: 200 });
-    assert.equal(report.ended, 'sigterm');
-    assert.equal(report.signal, 'SIGTERM');
-    assert.equal(report.activeProcesses, 0);
+    assert.equal(report.process?.ended, 'sigterm');
+    assert.equal(report.process?.signal, 'SIGTERM');
+    assert.equal(report.process?.activeProcesses, 0);
   });
 
   it('close() is idempotent and concurrent callers get the same report', async () => {
@@ -113,7 +113,7 @@ describe('StdioConnection: isolate', { skip: !linux && 'Linux only' }, () => {
     assert.ok(Object.values(note.params.data.pids as Record<string, number>).every((pid) => pid < 100));
     const unsharePid = connection.pid!;
     const report = await connection.close({ graceMs: 500 });
-    assert.equal(report.activeProcesses, 0);
+    assert.equal(report.process?.activeProcesses, 0);
     assert.ok(!aliveOnLinux(unsharePid));
   });
 });

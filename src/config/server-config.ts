@@ -1,7 +1,8 @@
 /**
  * The server config: plain JSON data, validated and normalized with no side effect. A config names one
  * server — a command to spawn (stdio) or a URL (Streamable HTTP) — and the limits of talking to it.
- * Handlers (elicitation, logging, progress) are functions and go in options, never here.
+ * Handlers (elicitation, logging, progress) are functions and go in options, never here. This module is
+ * the only place outside `src/transport/` that knows the transports' settings.
  */
 import { McpError } from '../errors/index.js';
 import { checkUserHeaders } from '../protocol/managed-headers.js';
@@ -20,18 +21,20 @@ export interface ClientInfo {
   websiteUrl?: string;
 }
 
-interface CommonConfig {
+/** Settings every server config shares; alone, they configure a connection handed to `connect()` in options. */
+export interface BaseServerConfig {
   /** Default deadline of every request, in ms (per-call `timeoutMs` wins). Default 60000. */
   timeoutMs?: number | undefined;
   /** Largest message accepted from the server, in bytes. Default 16 MiB. */
   maxMessageBytes?: number | undefined;
   /** `'2025-11-25'` (default), `'2026-07-28'`, or `'auto'`. */
   protocolVersion?: ProtocolVersionChoice | undefined;
+  /** The `clientInfo` sent to the server. Default `{ name: 'autos-mcp', version: <this package's version> }`. */
   clientInfo?: ClientInfo | undefined;
 }
 
 /** A server started as a child process and spoken to over stdin/stdout. */
-export interface StdioServerConfig extends CommonConfig {
+export interface StdioServerConfig extends BaseServerConfig {
   /** The executable. Never a shell string: it is not split on spaces. */
   command: string;
   args?: string[] | undefined;
@@ -42,10 +45,12 @@ export interface StdioServerConfig extends CommonConfig {
   stderr?: StderrMode | undefined;
   /** Linux only: run the server in its own PID namespace (opt-in, feature-detected). */
   isolate?: boolean | undefined;
+  /** How long `close()` waits after closing stdin before SIGTERM, and again before SIGKILL. Default 2000 ms. */
+  graceMs?: number | undefined;
 }
 
 /** A remote server spoken to over Streamable HTTP. */
-export interface HttpServerConfig extends CommonConfig {
+export interface HttpServerConfig extends BaseServerConfig {
   /** The MCP endpoint. `https:`, or `http:` on loopback only. */
   url: string;
   /** Extra request headers; they may not override the headers autos-mcp manages. */
@@ -60,15 +65,22 @@ export interface HttpServerConfig extends CommonConfig {
   useEnvProxy?: boolean | undefined;
 }
 
+/**
+ * One MCP server, as plain data: `{ command, args? }` for a local server spoken to over stdin/stdout, or
+ * `{ url }` for a remote one over Streamable HTTP, plus the shared settings of `BaseServerConfig`.
+ */
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 
-interface NormalizedCommon {
+/** The normalized settings the client itself reads, whatever the transport. */
+export interface NormalizedCommon {
   timeoutMs: number;
   maxMessageBytes: number;
   protocolVersion: ProtocolVersionChoice;
   clientInfo: ClientInfo;
   /** A display name for messages, never a secret. */
   target: string;
+  /** Identifies the server for the `auto` era cache (command line or endpoint); undefined: not cached. */
+  serverKey: string | undefined;
 }
 
 export type NormalizedConfig =
@@ -80,7 +92,8 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const MAX_TIMEOUT_MS = 2_147_483_647; // setTimeout's ceiling
 
 const COMMON_KEYS = ['timeoutMs', 'maxMessageBytes', 'protocolVersion', 'clientInfo'];
-const STDIO_KEYS = new Set([...COMMON_KEYS, 'command', 'args', 'cwd', 'env', 'stderr', 'isolate']);
+const STDIO_KEYS = new Set([...COMMON_KEYS, 'command', 'args', 'cwd', 'env', 'stderr', 'isolate', 'graceMs']);
+const BASE_KEYS = new Set(COMMON_KEYS);
 const HTTP_KEYS = new Set([...COMMON_KEYS, 'url', 'headers', 'authToken', 'ca', 'proxy', 'useEnvProxy']);
 
 function fail(message: string): never {
@@ -146,7 +159,28 @@ export function normalizeConfig(config: ServerConfig): NormalizedConfig {
     if (raw[key] !== undefined && !allowed.has(key))
       fail(`unknown key ${JSON.stringify(key)} for a ${isStdio ? 'stdio' : 'HTTP'} server`);
   }
-  const common = {
+  const common = commonOf(raw);
+  return isStdio ? normalizeStdio(raw, common) : normalizeHttp(raw, common);
+}
+
+/**
+ * Validates the shared settings alone, for a connection handed to `connect()` in options: `command` and
+ * `url` are refused (the connection already says where the server is). Pure.
+ */
+export function normalizeBaseConfig(config: BaseServerConfig, target: string): NormalizedCommon {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) fail('expected an object');
+  const reason = findNonPlainData(config);
+  if (reason) fail(reason);
+  const raw = config as unknown as Record<string, unknown>;
+  for (const key of Object.keys(raw)) {
+    if (raw[key] !== undefined && !BASE_KEYS.has(key))
+      fail(`${JSON.stringify(key)} cannot be combined with a connection given in options`);
+  }
+  return { ...commonOf(raw), target, serverKey: undefined };
+}
+
+function commonOf(raw: Record<string, unknown>): Omit<NormalizedCommon, 'target' | 'serverKey'> {
+  return {
     timeoutMs: positiveInt(raw['timeoutMs'], 'timeoutMs', DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS),
     maxMessageBytes: positiveInt(
       raw['maxMessageBytes'],
@@ -157,12 +191,11 @@ export function normalizeConfig(config: ServerConfig): NormalizedConfig {
     protocolVersion: protocolVersionOf(raw['protocolVersion']),
     clientInfo: clientInfoOf(raw['clientInfo']),
   };
-  return isStdio ? normalizeStdio(raw, common) : normalizeHttp(raw, common);
 }
 
 function normalizeStdio(
   raw: Record<string, unknown>,
-  common: Omit<NormalizedCommon, 'target'>,
+  common: Omit<NormalizedCommon, 'target' | 'serverKey'>,
 ): NormalizedConfig {
   const command = raw['command'];
   if (typeof command !== 'string' || command.trim() === '') fail('command must be a non-empty string');
@@ -185,13 +218,15 @@ function normalizeStdio(
   const cwd = optionalString(raw['cwd'], 'cwd');
   if (cwd !== undefined) stdio.cwd = cwd;
   if (raw['isolate'] === true) stdio.isolate = true;
+  if (raw['graceMs'] !== undefined) stdio.graceMs = positiveInt(raw['graceMs'], 'graceMs', 2000, 600_000);
   const base = command.split(/[\\/]/).pop() ?? command;
-  return { ...common, transport: 'stdio', stdio, target: `stdio server "${base}"` };
+  const serverKey = `stdio ${JSON.stringify([command, stdio.args, stdio.cwd ?? ''])}`;
+  return { ...common, transport: 'stdio', stdio, target: `stdio server "${base}"`, serverKey };
 }
 
 function normalizeHttp(
   raw: Record<string, unknown>,
-  common: Omit<NormalizedCommon, 'target'>,
+  common: Omit<NormalizedCommon, 'target' | 'serverKey'>,
 ): NormalizedConfig {
   if (typeof raw['url'] !== 'string') fail('url must be a string');
   const url = checkEndpointUrl(raw['url']);
@@ -209,5 +244,6 @@ function normalizeHttp(
   const proxy = optionalString(raw['proxy'], 'proxy');
   if (proxy !== undefined) http.proxy = proxy;
   if (raw['useEnvProxy'] === true) http.useEnvProxy = true;
-  return { ...common, transport: 'http', http, target: `${url.origin}${url.pathname}` };
+  const serverKey = `http ${url.href}`;
+  return { ...common, transport: 'http', http, target: `${url.origin}${url.pathname}`, serverKey };
 }

@@ -1,0 +1,48 @@
+/**
+ * Routes the notifications a server sends (other than progress, which belongs to its call): a tools
+ * list change invalidates the catalog, a log message goes to `onLog` bounded and redacted. Everything
+ * else is data nobody asked for and is dropped. Spec: S25+26/server/tools, S25/server/utilities/logging.
+ */
+import { debuglog } from 'node:util';
+import { redact } from '../internal/redact.js';
+import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
+import type { ToolCatalog } from './catalog.js';
+import type { ServerLogEntry } from './types.js';
+
+const log = debuglog('autos-mcp');
+
+export interface NotificationRoutes {
+  catalog: ToolCatalog;
+  onLog?: ((entry: ServerLogEntry) => void) | undefined;
+}
+
+/** Handles one notification; never throws (a throwing `onLog` is logged). */
+export function routeNotification(message: JsonRpcNotification, routes: NotificationRoutes): void {
+  if (message.method === 'notifications/tools/list_changed') {
+    routes.catalog.invalidate();
+    return;
+  }
+  if (message.method !== 'notifications/message' || routes.onLog === undefined) return;
+  const params = message.params ?? {};
+  const raw = params['data'];
+  const data = typeof raw === 'string' ? raw.slice(0, 16_384) : describeLogData(raw);
+  const entry: ServerLogEntry = {
+    level: typeof params['level'] === 'string' ? params['level'].slice(0, 20) : 'info',
+    ...(typeof params['logger'] === 'string' ? { logger: params['logger'].slice(0, 200) } : {}),
+    data: redact(data).slice(0, 4096),
+  };
+  try {
+    routes.onLog(entry);
+  } catch (error) {
+    log('onLog threw: %o', error);
+  }
+}
+
+/** Log data as text; data too deeply nested to serialise is named, not lost silently. */
+function describeLogData(data: unknown): string {
+  try {
+    return (JSON.stringify(data ?? null) ?? 'null').slice(0, 16_384);
+  } catch {
+    return '[log data could not be serialised]';
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The authorization seam of the HTTP transport: an `Authorizer` is asked for the `Authorization` value
+ * before every request and told about every 401 and 403 with the parsed challenges. OAuth plugs in here;
+ * a static `authToken` is the simplest authorizer. Spec: S25/basic/authorization.
+ */
+import type { AuthChallenge } from '../../errors/index.js';
+
+/** The request an `Authorization` value is asked for. */
+export interface AuthorizationRequest {
+  /** The MCP endpoint (the query may carry secrets: never log it). */
+  readonly url: URL;
+  readonly method: 'POST' | 'GET' | 'DELETE';
+}
+
+/** A 401 or 403 answer to a request, as the authorizer is told about it. */
+export interface AuthRefusal {
+  readonly status: 401 | 403;
+  readonly url: URL;
+  readonly method: 'POST' | 'GET' | 'DELETE';
+  /** Every challenge of the `WWW-Authenticate` header, parsed; empty when there was none. */
+  readonly challenges: readonly AuthChallenge[];
+  /** The Bearer (or DPoP) challenge, else the first one. */
+  readonly challenge: AuthChallenge | undefined;
+  /** The `Authorization` value that was refused, when one was sent: compare, never log. */
+  readonly authorization: string | undefined;
+}
+
+/**
+ * Supplies the `Authorization` header of each HTTP request. Both methods may be asynchronous (a token
+ * refresh); a synchronous answer costs nothing extra.
+ */
+export interface Authorizer {
+  /** The `Authorization` value for the next request, or `undefined` to send none. */
+  authorization(request: AuthorizationRequest): string | undefined | Promise<string | undefined>;
+  /**
+   * Told about each 401/403. Resolve `true` to have that one request sent once more with a fresh
+   * `authorization()` (a 401 or 403 is refused before processing, so this is not a replay); anything
+   * else lets the error through as `kind: 'auth_required'` or `'forbidden'`. At most one resend per request.
+   */
+  refused?(refusal: AuthRefusal): boolean | undefined | Promise<boolean | undefined>;
+}
+
+/** The simplest authorizer: the same bearer token on every request. */
+export function bearerAuthorizer(token: string): Authorizer {
+  const value = `Bearer ${token}`;
+  return { authorization: () => value };
+}

@@ -1,0 +1,101 @@
+/**
+ * The one place the headers of every HTTP request are built (POST, GET, DELETE). Fixed parts are built
+ * once per connection; each request adds the client's per-message headers, the `Authorization` value from
+ * the authorizer, the negotiated protocol version where no per-message header carries it, and the session
+ * id. Header order and rules: S25/basic/transports, S26/basic/transports/streamable-http.
+ */
+import type { Authorizer } from './authorizer.js';
+import { SESSION_HEADER } from './session.js';
+
+export const ACCEPT_POST = 'application/json, text/event-stream';
+export const ACCEPT_SSE = 'text/event-stream';
+
+/** What one request needs. */
+export interface HeaderSpec {
+  readonly method: 'POST' | 'GET' | 'DELETE';
+  /** The client's per-message headers of this POST (`MCP-Protocol-Version`, `Mcp-Method`, …). */
+  readonly perMessage?: Readonly<Record<string, string>> | undefined;
+  /** A new `initialize` starts a new session: leave the old id out (S25/basic/transports). */
+  readonly newSession?: boolean;
+  /** GET resumption of a stream (S25/basic/transports "Resumability"). */
+  readonly lastEventId?: string;
+}
+
+/** Headers of one request and whether the session id went with them (a 404 then means expiry). */
+export interface BuiltHeaders {
+  readonly headers: Record<string, string>;
+  readonly sessionSent: boolean;
+  /** The `Authorization` value sent, if any: handed back to the authorizer on a refusal. */
+  readonly authorization: string | undefined;
+}
+
+export class HeaderBuilder {
+  readonly #url: URL;
+  readonly #authorizer: Authorizer | undefined;
+  readonly #post: Readonly<Record<string, string>>;
+  readonly #sse: Readonly<Record<string, string>>;
+  readonly #delete: Readonly<Record<string, string>>;
+  #sessionId: string | undefined;
+  #protocolVersion: string | undefined;
+
+  /** `userHeaders` were checked by the config (no managed header among them). */
+  constructor(options: {
+    url: URL;
+    userHeaders: Readonly<Record<string, string>>;
+    authorizer?: Authorizer | undefined;
+  }) {
+    this.#url = options.url;
+    this.#authorizer = options.authorizer;
+    const user: Record<string, string> = {};
+    for (const [name, value] of Object.entries(options.userHeaders)) user[name.toLowerCase()] = value;
+    this.#post = { 'content-type': 'application/json', accept: ACCEPT_POST, ...user };
+    this.#sse = { accept: ACCEPT_SSE, ...user };
+    this.#delete = { accept: ACCEPT_POST, ...user };
+  }
+
+  /** The 2025-11-25 session id, when the server assigned one. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  /** Adopts the session id of an `initialize` answer (`undefined`: the server keeps no session). */
+  adoptSession(id: string | undefined): void {
+    this.#sessionId = id;
+  }
+
+  /** Forgets the session: it expired (404) or was ended (DELETE). */
+  dropSession(): void {
+    this.#sessionId = undefined;
+  }
+
+  /** The negotiated version, sent on requests without per-message headers (GET, DELETE). */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+  }
+
+  /**
+   * Builds the headers of one request. Synchronous unless the authorizer answers with a promise, so the
+   * common case costs no extra turn of the event loop.
+   */
+  build(spec: HeaderSpec): BuiltHeaders | Promise<BuiltHeaders> {
+    const auth = this.#authorizer?.authorization({ url: this.#url, method: spec.method });
+    if (auth !== undefined && typeof auth !== 'string')
+      return auth.then((value) => this.#finish(spec, value));
+    return this.#finish(spec, auth);
+  }
+
+  #finish(spec: HeaderSpec, authorization: string | undefined): BuiltHeaders {
+    const base = spec.method === 'POST' ? this.#post : spec.method === 'GET' ? this.#sse : this.#delete;
+    const headers: Record<string, string> = { ...base };
+    if (authorization !== undefined) headers['authorization'] = authorization;
+    const perMessage = spec.perMessage;
+    if (perMessage !== undefined) {
+      for (const name in perMessage) headers[name.toLowerCase()] = perMessage[name] as string;
+    } else if (this.#protocolVersion !== undefined) {
+      headers['mcp-protocol-version'] = this.#protocolVersion;
+    }
+    if (spec.lastEventId !== undefined) headers['last-event-id'] = spec.lastEventId;
+    if (spec.newSession !== true && this.#sessionId !== undefined) headers[SESSION_HEADER] = this.#sessionId;
+    return { headers, sessionSent: headers[SESSION_HEADER] !== undefined, authorization };
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Opens the connection a normalized config names. The one place that maps a config to a transport: the
+ * client asks for a connection and reads its traits. The HTTP transport (and undici) is loaded only when
+ * an HTTP server is first used, so importing the library stays cheap.
+ */
+import type { Dispatcher } from 'undici';
+import type { NormalizedConfig } from '../config/index.js';
+import { McpError } from '../errors/index.js';
+import type { Connection } from './connection.js';
+import type { Authorizer } from './http/authorizer.js';
+import { StdioConnection } from './stdio/index.js';
+
+/** Code and shared resources a transport may take besides the plain-data config. */
+export interface TransportExtras {
+  /** HTTP only: supplies `Authorization` per request and hears about 401/403. */
+  auth?: Authorizer | undefined;
+  /** HTTP only: an undici dispatcher to use (pool, proxy, CA settings, a mock agent); the caller owns it. */
+  dispatcher?: Dispatcher | undefined;
+}
+
+/** Creates (does not start) the connection for `config`. */
+export async function openConnection(
+  config: NormalizedConfig,
+  extras: TransportExtras = {},
+): Promise<Connection> {
+  if (config.transport === 'stdio') {
+    if (extras.auth !== undefined || extras.dispatcher !== undefined) {
+      throw new McpError('config', `${config.target}: auth and dispatcher apply to HTTP servers only`);
+    }
+    return new StdioConnection(config.stdio);
+  }
+  if (
+    extras.dispatcher !== undefined &&
+    (config.http.proxy !== undefined || config.http.ca !== undefined || config.http.useEnvProxy)
+  ) {
+    throw new McpError(
+      'config',
+      `${config.target}: proxy, ca and useEnvProxy cannot be combined with a dispatcher (set them on the dispatcher)`,
+    );
+  }
+  const { HttpConnection } = await import('./http/index.js');
+  return new HttpConnection(config.http, extras);
+}
