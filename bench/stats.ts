@@ -5,7 +5,9 @@ export function quantile(values: readonly number[], q: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[rank]!;
+  const value = sorted[rank];
+  if (value === undefined) throw new Error(`quantile: no value at rank ${rank} of ${sorted.length}`);
+  return value;
 }
 
 /** The median (the 0.5 quantile, averaging the middle pair for even sizes). */
@@ -13,7 +15,12 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const upper = sorted[mid];
+  if (upper === undefined) throw new Error(`median: no value at index ${mid} of ${sorted.length}`);
+  if (sorted.length % 2 === 1) return upper;
+  const lower = sorted[mid - 1];
+  if (lower === undefined) throw new Error(`median: no value at index ${mid - 1} of ${sorted.length}`);
+  return (lower + upper) / 2;
 }
 
 /** Rotates `items` left by `by` places: round r runs clients in rotated order so no client always goes first. */

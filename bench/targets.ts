@@ -1,6 +1,6 @@
 // Starting the bench server and describing it as a Target: stdio targets are spawned by each client itself,
 // HTTP servers are started here (`--http 0`) and stopped by the harness.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +25,9 @@ export interface HttpServer {
 /** Starts the bench server on an ephemeral port; `sse` makes it answer every request as an SSE stream. */
 export async function startHttpServer(sse: boolean): Promise<HttpServer> {
   const args = [SERVER_PATH, '--http', '0', ...(sse ? ['--sse'] : [])];
-  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! });
+  // Inferred as ChildProcessByStdio<null, Readable, null>: with stdout piped, `child.stdout` is never null.
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
   const [line] = (await once(lines, 'line')) as [string];
   lines.close();
   const url = /^listening (\S+)$/.exec(line)?.[1];

@@ -33,6 +33,7 @@ export {
   type InputRequest,
   type InputRequiredResult,
   isInputRequired,
+  type JsonRpcMessage,
   type ListToolsOptions,
   type MemoryDelivery,
   type MemoryPair,
@@ -50,6 +51,7 @@ export {
   type Tool,
   type ToolCallOutcome,
   type ToolList,
+  type TransportKind,
   withClient,
 } from './client/index.js';
 export {

@@ -16,13 +16,14 @@ function post(agent: Agent, url: URL, headers: Record<string, string>, body: str
     const req = httpRequest(url, { method: 'POST', agent, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
+      res.on('end', () => {
+        const only = chunks.length === 1 ? chunks[0] : undefined;
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,
-          body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
-        }),
-      );
+          body: only ?? Buffer.concat(chunks),
+        });
+      });
       res.on('error', reject);
     });
     req.on('error', reject);

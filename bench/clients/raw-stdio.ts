@@ -39,9 +39,12 @@ async function connectStdio(target: Extract<Target, { transport: 'stdio' }>): Pr
     let start = 0;
     let nl = chunk.indexOf(10);
     while (nl !== -1) {
-      parts.push(chunk.subarray(start, nl));
-      const line = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-      parts = [];
+      let line = chunk.subarray(start, nl);
+      if (parts.length > 0) {
+        parts.push(line);
+        line = Buffer.concat(parts);
+        parts = [];
+      }
       if (line.length > 0) dispatch(line);
       start = nl + 1;
       nl = chunk.indexOf(10, start);

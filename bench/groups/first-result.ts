@@ -18,8 +18,10 @@ async function measure(
     active.map((c) => c.name),
     rounds,
     async (name) => {
+      const client = byName.get(name);
+      if (client === undefined) throw new Error(`first result: no client named ${name}`);
       const t0 = process.hrtime.bigint();
-      const conn = await byName.get(name)!.connect(target);
+      const conn = await client.connect(target);
       await conn.call('echo', { text: 'first' });
       const elapsed = Number(process.hrtime.bigint() - t0) / 1e6;
       await conn.close();

@@ -27,8 +27,13 @@ export async function runImportTime(options: {
   const code = (name: string) =>
     name === 'bare' ? '' : `await import(${JSON.stringify(options.modules[name])})`;
   const samples = await interleave(names, options.runs, async (name) => [await timeNode(code(name))]);
-  const bare = median(samples.get('bare')!.flat());
-  const cost = (name: string) => median(samples.get(name)!.flat()) - bare;
+  const runsOf = (name: string) => {
+    const runs = samples.get(name);
+    if (runs === undefined) throw new Error(`import time: no samples for ${name}`);
+    return runs.flat();
+  };
+  const bare = median(runsOf('bare'));
+  const cost = (name: string) => median(runsOf(name)) - bare;
   const sdk = samples.has('sdk-v2') ? cost('sdk-v2') : undefined;
   const row: Row = {
     label: 'cold import (over bare node start)',

@@ -72,7 +72,10 @@ export async function runInstall(options: {
     const packDir = await mkdtemp(join(tmpdir(), 'autos-bench-pack-'));
     try {
       const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: REPO });
-      const tarball = join(packDir, stdout.trim().split('\n').at(-1)!);
+      const tarballName = stdout.trim().split('\n').at(-1);
+      if (!tarballName)
+        throw new Error(`npm pack printed no tarball name (stdout: ${JSON.stringify(stdout)})`);
+      const tarball = join(packDir, tarballName);
       record('autos-mcp', await installInto(tarball));
       options.log('install: autos-mcp');
     } finally {

@@ -16,7 +16,11 @@ export async function interleave(
 ): Promise<Samples> {
   const out: Samples = new Map(names.map((n) => [n, []]));
   for (let r = 0; r < rounds; r++) {
-    for (const name of rotate(names, r)) out.get(name)!.push(await sample(name, r));
+    for (const name of rotate(names, r)) {
+      const list = out.get(name);
+      if (list === undefined) throw new Error(`interleave: no sample list for ${name}`);
+      list.push(await sample(name, r));
+    }
   }
   return out;
 }
@@ -37,7 +41,13 @@ export function cells(
     const ratio = (reference: string): number | undefined => {
       const ref = perRound(reference);
       if (ref === undefined || ref.length !== mine.length) return undefined;
-      return median(mine.map((v, i) => (invert ? ref[i]! / v : v / ref[i]!)));
+      return median(
+        mine.map((v, i) => {
+          const w = ref[i];
+          if (w === undefined) throw new Error(`cells: ${reference} has no round ${i}`);
+          return invert ? w / v : v / w;
+        }),
+      );
     };
     const cell: Cell = { value: stat(rounds.flat()) };
     const vsRaw = ratio('raw');

@@ -40,9 +40,11 @@ async function measure(
       rounds,
       async (name) => {
         if (failed.has(name)) return [Number.NaN];
+        const conn = conns.get(name);
+        if (conn === undefined) throw new Error(`large: no open connection for ${name}`);
         try {
           const t0 = process.hrtime.bigint();
-          const call = conns.get(name)!.call('blob', { bytes });
+          const call = conn.call('blob', { bytes });
           call.catch(() => undefined); // after a give-up the late outcome is ignored
           const result = (await Promise.race([call, giveUp(capMs)])) as { content?: { text?: string }[] };
           const elapsed = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -53,10 +55,7 @@ async function measure(
           failed.set(name, (error as Error).message.slice(0, 120));
           // Close at once: a client still reading in the background would steal the event loop from the
           // next client's timed call (the harness process hosts every client).
-          await conns
-            .get(name)!
-            .close()
-            .catch(() => {});
+          await conn.close().catch(() => {});
           conns.delete(name);
           return [Number.NaN];
         }

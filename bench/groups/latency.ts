@@ -35,7 +35,10 @@ async function measure(
       active.map((c) => c.name),
       options.rounds,
       async (name) => {
-        const conn = conns.get(name)!;
+        const conn = conns.get(name);
+        if (conn === undefined) throw new Error(`latency: no open connection for ${name}`);
+        const rate = rates.get(name);
+        if (rate === undefined) throw new Error(`latency: no rate list for ${name}`);
         const out = new Array<number>(calls);
         const start = process.hrtime.bigint();
         for (let i = 0; i < calls; i++) {
@@ -43,7 +46,7 @@ async function measure(
           await conn.call('echo', args);
           out[i] = Number(process.hrtime.bigint() - t0) / 1e6;
         }
-        rates.get(name)!.push([(calls * 1e9) / Number(process.hrtime.bigint() - start)]);
+        rate.push([(calls * 1e9) / Number(process.hrtime.bigint() - start)]);
         return out;
       },
     );

@@ -18,7 +18,7 @@ export async function runRss(
   options: { first: number; total: number; revision: Revision; log: (line: string) => void },
 ): Promise<Section> {
   const { first, total, revision } = options;
-  const rows: Row[] = [
+  const rows: [Row, Row, Row, Row] = [
     { label: `RSS after ${first} calls`, unit: 'MB', lowerIsBetter: true, cells: {} },
     { label: `RSS after ${total} calls`, unit: 'MB', lowerIsBetter: true, cells: {} },
     { label: `RSS growth ${first}→${total}`, unit: '%', lowerIsBetter: true, cells: {} },
@@ -31,11 +31,13 @@ export async function runRss(
       ['--expose-gc', '--import', 'tsx', CHILD, client.name, revision, String(first), String(total)],
       { maxBuffer: 1 << 20 },
     );
-    const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as Reading;
-    rows[0]!.cells[client.name] = { value: r.rssFirst / 1e6 };
-    rows[1]!.cells[client.name] = { value: r.rssTotal / 1e6 };
-    rows[2]!.cells[client.name] = { value: ((r.rssTotal - r.rssFirst) / r.rssFirst) * 100 };
-    rows[3]!.cells[client.name] = { value: r.heapTotal / 1e6 };
+    const last = stdout.trim().split('\n').at(-1);
+    if (!last) throw new Error(`rss child for ${client.name} printed no reading`);
+    const r = JSON.parse(last) as Reading;
+    rows[0].cells[client.name] = { value: r.rssFirst / 1e6 };
+    rows[1].cells[client.name] = { value: r.rssTotal / 1e6 };
+    rows[2].cells[client.name] = { value: ((r.rssTotal - r.rssFirst) / r.rssFirst) * 100 };
+    rows[3].cells[client.name] = { value: r.heapTotal / 1e6 };
     options.log(`rss ${client.name}`);
   }
   for (const row of rows.filter((r) => r.unit === 'MB')) {

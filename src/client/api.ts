@@ -12,10 +12,11 @@ import {
 } from '../config/index.js';
 import type { Connection } from '../transport/connection.js';
 import { openConnection } from '../transport/open.js';
+import type { CallOptions } from './call-options.js';
 import { answerInputRequest, clientCapabilities } from './capabilities.js';
 import { ToolCatalog } from './catalog.js';
 import { Client } from './client.js';
-import { type CallOptions, Engine } from './engine.js';
+import { Engine } from './engine.js';
 import { getReady } from './lifecycle.js';
 import { routeNotification } from './notifications.js';
 import type { ConnectOptions } from './options.js';

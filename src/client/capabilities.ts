@@ -73,14 +73,17 @@ export function answerInputRequest(
             `elicitation mode ${String(request.mode)} is not supported`,
           );
         }
-        return options.onElicitation!(request, context) as Promise<Record<string, unknown>>;
+        if (options.onElicitation)
+          return options.onElicitation(request, context) as Promise<Record<string, unknown>>;
+        break;
       }
       case 'sampling/createMessage':
-        return options.onSampling!(params ?? {}, context);
+        if (options.onSampling) return options.onSampling(params ?? {}, context);
+        break;
       case 'roots/list':
-        return options.onListRoots!(context) as Promise<Record<string, unknown>>;
-      default:
-        throw new HandlerRefusal(METHOD_NOT_FOUND, `Method not found: ${method}`);
+        if (options.onListRoots) return options.onListRoots(context) as Promise<Record<string, unknown>>;
+        break;
     }
+    throw new HandlerRefusal(METHOD_NOT_FOUND, `Method not found: ${method}`);
   });
 }

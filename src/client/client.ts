@@ -7,11 +7,11 @@ import { debuglog } from 'node:util';
 import type { NormalizedCommon } from '../config/index.js';
 import { McpError, RpcError } from '../errors/index.js';
 import { HEADER_MISMATCH } from '../protocol/jsonrpc.js';
-import type { HeaderParam } from '../protocol/tool-headers.js';
 import { META_SERVER_INFO } from '../protocol/versions.js';
-import type { Connection, ProcessReport } from '../transport/connection.js';
+import type { Connection, ProcessReport, TransportKind } from '../transport/connection.js';
+import type { CallOptions } from './call-options.js';
 import type { ToolCatalog } from './catalog.js';
-import type { CallOptions, Engine } from './engine.js';
+import type { Engine } from './engine.js';
 import { discoverModern } from './lifecycle.js';
 import { runWithInput } from './mrtr.js';
 import { type Negotiated, revise } from './negotiated.js';
@@ -40,7 +40,7 @@ export interface ListToolsOptions extends CallOptions {
 export interface CloseReport {
   /** Late answers (to requests that had timed out or were cancelled) that were dropped. */
   lateResponsesDropped: number;
-  /** The local server process (stdio servers only): how it ended and whether anything is left. */
+  /** The local server process, when the connection ran one: how it ended and whether anything is left. */
   process?: ProcessReport;
 }
 
@@ -107,8 +107,8 @@ export class Client {
     return this.#session.instructions;
   }
 
-  /** The transport in use, for display: `'stdio'`, `'http'`, or the `kind` of a connection given in options. */
-  get transport(): 'stdio' | 'http' | (string & {}) {
+  /** The transport in use, for display: the `kind` of the connection. */
+  get transport(): TransportKind {
     return this.#connection.kind;
   }
 
@@ -117,7 +117,7 @@ export class Client {
     return this.#config.target;
   }
 
-  /** The server process id (stdio servers). */
+  /** The server's process id, when the connection runs it as a local process. */
   get pid(): number | undefined {
     return this.#connection.process?.pid;
   }
@@ -240,7 +240,7 @@ export class Client {
   }
 
   /**
-   * Closes the connection and, for stdio, the server's whole process tree. Idempotent and safe to call
+   * Closes the connection and, for a local server process, its whole process tree. Idempotent and safe to call
    * concurrently; pending calls are rejected with `kind: 'closed'`.
    */
   close(): Promise<CloseReport> {

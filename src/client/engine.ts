@@ -7,7 +7,6 @@
  */
 import { debuglog } from 'node:util';
 import { McpError, RpcError } from '../errors/index.js';
-import { redact } from '../internal/redact.js';
 import {
   classify,
   isErrorResponse,
@@ -17,35 +16,11 @@ import {
   type RequestId,
 } from '../protocol/jsonrpc.js';
 import type { Connection, ConnectionCloseReport } from '../transport/connection.js';
+import type { EngineRequestOptions } from './call-options.js';
 import { LateAnswers } from './late-answers.js';
+import { arm, ControllerPool, type Pending, PendingTable, readProgress } from './pending.js';
 
 const log = debuglog('autos-mcp');
-
-/** A `notifications/progress` update for one call. */
-export interface Progress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
-/** Options every request accepts. */
-export interface CallOptions {
-  /** Deadline in ms; restarts on each progress update of this call (see `maxTotalTimeoutMs`). */
-  timeoutMs?: number;
-  /** Hard cap in ms however much progress arrives. Default: 5 × the deadline. */
-  maxTotalTimeoutMs?: number;
-  /** Aborting cancels the call at once: `kind: 'cancelled'`. */
-  signal?: AbortSignal;
-  /** Called for each progress update the server sends for this call. */
-  onProgress?: (progress: Progress) => void;
-}
-
-export interface EngineRequestOptions extends CallOptions {
-  headers?: Readonly<Record<string, string>> | undefined;
-  resumable?: boolean | undefined;
-  /** `initialize` MUST NOT be cancelled (S25/basic/utilities/cancellation). */
-  noCancelNotification?: boolean | undefined;
-}
 
 export interface EngineSettings {
   target: string;
@@ -61,31 +36,15 @@ export interface EngineCloseReport extends ConnectionCloseReport {
   lateResponsesDropped: number;
 }
 
-interface Pending {
-  method: string;
-  resolve: (result: Record<string, unknown>) => void;
-  reject: (error: McpError) => void;
-  /** Ends the exchange on abandon, on transports that cancel by abort; undefined elsewhere. */
-  controller: AbortController | undefined;
-  timer: NodeJS.Timeout | undefined;
-  timeoutMs: number;
-  hardDeadline: number;
-  onProgress: ((progress: Progress) => void) | undefined;
-  noCancel: boolean;
-  detach: () => void;
-}
-
 /** Requests in flight at once before new ones are refused with `kind: 'busy'`. */
 const MAX_IN_FLIGHT = 4096;
-/** Unaborted abort controllers kept for reuse (see `#recycle`); sequential callers need one or two. */
-const SPARE_CONTROLLERS = 8;
 
 export class Engine {
   readonly #connection: Connection;
   readonly #settings: EngineSettings;
-  readonly #pending = new Map<RequestId, Pending>();
+  readonly #pending = new PendingTable();
   readonly #late = new LateAnswers();
-  readonly #spareControllers: AbortController[] = [];
+  readonly #controllers = new ControllerPool();
   /** True when the transport ends an exchange when its send signal aborts. */
   readonly #abortable: boolean;
   /** Whether an abandoned request gets `notifications/cancelled`; decided by the handshake. */
@@ -128,27 +87,8 @@ export class Engine {
     params: Record<string, unknown> | undefined,
     options: EngineRequestOptions = {},
   ): Promise<Record<string, unknown>> {
-    const target = this.#settings.target;
-    if (this.#closedError) {
-      return Promise.reject(
-        new McpError('closed', `${method} on ${target} was not sent: the connection is closed`, {
-          cause: this.#closedError,
-        }),
-      );
-    }
-    if (options.signal?.aborted) {
-      return Promise.reject(
-        new McpError('cancelled', `${method} on ${target} was cancelled before it was sent`),
-      );
-    }
-    if (this.#pending.size >= MAX_IN_FLIGHT) {
-      return Promise.reject(
-        new McpError(
-          'busy',
-          `${method} on ${target} was not sent: ${MAX_IN_FLIGHT} requests are already in flight`,
-        ),
-      );
-    }
+    const refused = this.#refusal(method, options.signal);
+    if (refused) return Promise.reject(refused);
     const id = this.#nextId++;
     const timeoutMs = options.timeoutMs ?? this.#settings.defaultTimeoutMs;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
@@ -161,9 +101,7 @@ export class Engine {
     }
 
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const controller = this.#abortable
-        ? (this.#spareControllers.pop() ?? new AbortController())
-        : undefined;
+      const controller = this.#abortable ? this.#controllers.take() : undefined;
       const signal = options.signal;
       const onAbort = () => this.#abandon(id, 'cancelled', 'cancelled by the caller');
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -179,7 +117,7 @@ export class Engine {
         noCancel: options.noCancelNotification === true,
         detach: signal ? () => signal.removeEventListener('abort', onAbort) : noop,
       };
-      this.#pending.set(id, pending);
+      this.#pending.add(id, pending);
       this.#arm(id, pending, timeoutMs);
       const sendOptions = {
         ...(controller ? { signal: controller.signal } : {}),
@@ -188,11 +126,25 @@ export class Engine {
       };
       this.#connection.send(message, sendOptions).then(
         () => {
-          if (controller !== undefined) this.#recycle(id, controller);
+          // Reusable once the request is settled without an abort (only #abandon aborts, while pending).
+          if (controller !== undefined && !this.#pending.has(id)) this.#controllers.give(controller);
         },
         (error: unknown) => this.#sendFailed(id, error),
       );
     });
+  }
+
+  /** Why a request cannot be sent at all (it is then `not_sent`), or undefined. */
+  #refusal(method: string, signal: AbortSignal | undefined): McpError | undefined {
+    const on = `${method} on ${this.#settings.target}`;
+    if (this.#closedError)
+      return new McpError('closed', `${on} was not sent: the connection is closed`, {
+        cause: this.#closedError,
+      });
+    if (signal?.aborted) return new McpError('cancelled', `${on} was cancelled before it was sent`);
+    if (this.#pending.size >= MAX_IN_FLIGHT)
+      return new McpError('busy', `${on} was not sent: ${MAX_IN_FLIGHT} requests are already in flight`);
+    return undefined;
   }
 
   /** Sends a notification. Rejects with an `McpError` when it could not be sent. */
@@ -201,12 +153,9 @@ export class Engine {
     params?: Record<string, unknown>,
     headers?: Readonly<Record<string, string>>,
   ): Promise<void> {
-    if (this.#closedError) {
-      throw new McpError(
-        'closed',
-        `${method} to ${this.#settings.target} was not sent: the connection is closed`,
-      );
-    }
+    const refused =
+      this.#closedError && `${method} to ${this.#settings.target} was not sent: the connection is closed`;
+    if (refused) throw new McpError('closed', refused);
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
     await this.#connection.send(message, headers ? { headers } : {});
@@ -223,7 +172,7 @@ export class Engine {
         `the connection to ${this.#settings.target} was closed by the client`,
       );
       this.#closedError ??= error;
-      this.#rejectAll(error);
+      this.#pending.rejectAll(error, this.#settings.target);
       this.#closing = this.#connection
         .close()
         .then((report) => ({ ...report, lateResponsesDropped: this.#late.dropped }));
@@ -232,23 +181,7 @@ export class Engine {
   }
 
   #arm(id: RequestId, pending: Pending, ms: number): void {
-    if (pending.timer) clearTimeout(pending.timer);
-    const wait = Math.max(0, Math.min(ms, pending.hardDeadline - Date.now()));
-    pending.timer = setTimeout(
-      () => this.#abandon(id, 'timeout', `no answer within ${pending.timeoutMs} ms`),
-      wait,
-    );
-  }
-
-  /**
-   * Keeps a request's abort controller for the next request once it can never fire for this one: the
-   * exchange is over (send resolved, so the connection has removed its listener from the signal) and the
-   * request is settled without an abort (only `#abandon` aborts, and only while the request is pending).
-   * On Node 20 a new AbortController with its signal costs ~3 µs, a few percent of a loopback HTTP call.
-   */
-  #recycle(id: RequestId, controller: AbortController): void {
-    if (controller.signal.aborted || this.#pending.has(id)) return;
-    if (this.#spareControllers.length < SPARE_CONTROLLERS) this.#spareControllers.push(controller);
+    arm(pending, ms, () => this.#abandon(id, 'timeout', `no answer within ${pending.timeoutMs} ms`));
   }
 
   /**
@@ -256,19 +189,11 @@ export class Engine {
    * `send()` was called, so the message is on its way: it may run on the server (`delivery: 'unknown'`).
    */
   #abandon(id: RequestId, kind: 'timeout' | 'cancelled', why: string): void {
-    const pending = this.#pending.get(id);
+    const pending = this.#pending.settle(id);
     if (!pending) return;
-    this.#settle(id, pending);
     this.#late.remember(id);
-    pending.reject(
-      new McpError(
-        kind,
-        `${pending.method} on ${this.#settings.target}: ${why}; it was sent and may have run on the server`,
-        {
-          delivery: 'unknown',
-        },
-      ),
-    );
+    const text = `${pending.method} on ${this.#settings.target}: ${why}; it was sent and may have run on the server`;
+    pending.reject(new McpError(kind, text, { delivery: 'unknown' }));
     pending.controller?.abort();
     if (this.#notifyCancel && !pending.noCancel && !this.#closedError) {
       // S25/basic/utilities/cancellation, S26/basic/patterns/cancellation: tell the server; ignore failures.
@@ -279,16 +204,9 @@ export class Engine {
     }
   }
 
-  #settle(id: RequestId, pending: Pending): void {
-    this.#pending.delete(id);
-    if (pending.timer) clearTimeout(pending.timer);
-    pending.detach();
-  }
-
   #sendFailed(id: RequestId, error: unknown): void {
-    const pending = this.#pending.get(id);
+    const pending = this.#pending.settle(id);
     if (!pending) return;
-    this.#settle(id, pending);
     if (error instanceof McpError) {
       pending.reject(error);
       return;
@@ -314,17 +232,11 @@ export class Engine {
         if (classified.message.method === 'notifications/progress') this.#onProgress(classified.message);
         else this.#settings.onNotification(classified.message);
         return;
-      case 'invalid':
-        this.#fail(
-          new McpError(
-            'protocol',
-            `${this.#settings.target} sent a message that is not JSON-RPC: ${classified.reason}`,
-            {
-              delivery: 'unknown',
-            },
-          ),
-        );
+      case 'invalid': {
+        const text = `${this.#settings.target} sent a message that is not JSON-RPC: ${classified.reason}`;
+        this.#onConnectionClosed(new McpError('protocol', text, { delivery: 'unknown' }), true);
         return;
+      }
     }
   }
 
@@ -334,13 +246,12 @@ export class Engine {
       log('%s: error response without id ignored', this.#settings.target);
       return;
     }
-    const pending = this.#pending.get(id);
+    const pending = this.#pending.settle(id);
     if (!pending) {
       // A late answer to an abandoned request, or an answer nobody asked for: never hand it to another call.
       this.#late.count(id);
       return;
     }
-    this.#settle(id, pending);
     if (isErrorResponse(message)) {
       const { code, message: text, data } = message.error;
       pending.reject(new RpcError(pending.method, this.#settings.target, code, text, data));
@@ -354,13 +265,10 @@ export class Engine {
     const token = params['progressToken'];
     if (typeof token !== 'number' && typeof token !== 'string') return;
     const pending = this.#pending.get(token);
-    if (!pending || typeof params['progress'] !== 'number') return;
-    // Progress restarts the deadline, never past the hard cap (S25/basic/lifecycle: a maximum SHOULD apply).
+    const progress = pending && readProgress(params);
+    if (!pending || !progress) return;
+    // Progress restarts the deadline, never past the hard cap.
     this.#arm(token, pending, pending.timeoutMs);
-    const progress: Progress = { progress: params['progress'] };
-    if (typeof params['total'] === 'number') progress.total = params['total'];
-    if (typeof params['message'] === 'string')
-      progress.message = redact(params['message'].slice(0, 4000)).slice(0, 1000);
     try {
       pending.onProgress?.(progress);
     } catch (error) {
@@ -368,36 +276,12 @@ export class Engine {
     }
   }
 
-  #fail(error: McpError): void {
+  /** The connection ended by itself (`closed` event), or the client must end it (`close` true). */
+  #onConnectionClosed(error: McpError, close = false): void {
     if (this.#closedError) return;
     this.#closedError = error;
-    this.#rejectAll(error);
-    this.close().catch(() => {});
-  }
-
-  #onConnectionClosed(error: McpError): void {
-    if (this.#closedError) return;
-    this.#closedError = error;
-    this.#rejectAll(error);
-  }
-
-  /** Every pending request was handed to `send()`: it may have reached the server (`unknown`). */
-  #rejectAll(cause: McpError): void {
-    for (const [id, pending] of this.#pending) {
-      this.#settle(id, pending);
-      const options = {
-        delivery: 'unknown',
-        cause,
-        ...(cause.stderrTail ? { stderrTail: cause.stderrTail } : {}),
-      } as const;
-      pending.reject(
-        new McpError(
-          cause.kind,
-          `${pending.method} on ${this.#settings.target} failed: ${cause.message}`,
-          options,
-        ),
-      );
-    }
+    this.#pending.rejectAll(error, this.#settings.target);
+    if (close) this.close().catch(() => {});
   }
 }
 

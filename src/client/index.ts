@@ -13,6 +13,8 @@ export {
   type StdioServerConfig,
 } from '../config/index.js';
 export { isMcpError, McpError } from '../errors/index.js';
+export type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+export type { AuthorizationRequest, Authorizer, AuthRefusal } from '../transport/authorizer.js';
 export type {
   Connection,
   ConnectionCloseReport,
@@ -22,8 +24,8 @@ export type {
   NegotiatedSession,
   ProcessReport,
   SendOptions,
+  TransportKind,
 } from '../transport/connection.js';
-export type { AuthorizationRequest, Authorizer, AuthRefusal } from '../transport/http/authorizer.js';
 export {
   createMemoryPair,
   type MemoryDelivery,
@@ -32,8 +34,8 @@ export {
   type MemoryServerEnd,
 } from '../transport/memory.js';
 export { callTool, connect, withClient } from './api.js';
+export type { CallOptions, Progress } from './call-options.js';
 export { Client, type CloseReport, type ListToolsOptions } from './client.js';
-export type { CallOptions, Progress } from './engine.js';
 export { clearEraCache } from './lifecycle.js';
 export type { ConnectOptions, HandlerContext } from './options.js';
 export {

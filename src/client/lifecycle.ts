@@ -20,7 +20,7 @@ import {
   MODERN_VERSION,
 } from '../protocol/versions.js';
 import type { ConnectionTraits } from '../transport/connection.js';
-import type { CallOptions } from './engine.js';
+import type { CallOptions } from './call-options.js';
 import { type HandshakeFacts, type Negotiated, settle } from './negotiated.js';
 import type { DiscoverResult } from './types.js';
 import { isImplementation, type Stance, type Wire, withVersionRetry } from './wire.js';

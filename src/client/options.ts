@@ -3,8 +3,8 @@
  * in the plain-data config. Giving a handler is what declares the matching client capability.
  */
 import type { Dispatcher } from 'undici';
+import type { Authorizer } from '../transport/authorizer.js';
 import type { Connection } from '../transport/connection.js';
-import type { Authorizer } from '../transport/http/authorizer.js';
 import type { ElicitationRequest, ElicitResult, ServerLogEntry } from './types.js';
 
 /** Context handed to every handler. */

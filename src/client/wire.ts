@@ -17,9 +17,11 @@ import {
   META_CLIENT_INFO,
   META_PROTOCOL_VERSION,
   MODERN_SUPPORTED,
+  MODERN_VERSION,
 } from '../protocol/versions.js';
 import type { ConnectionTraits } from '../transport/connection.js';
-import type { CallOptions, Engine } from './engine.js';
+import type { CallOptions } from './call-options.js';
+import type { Engine } from './engine.js';
 import type { Implementation } from './types.js';
 
 /** How to send: the era, and the version (`undefined` in the legacy era until `initialize` answered). */
@@ -45,6 +47,7 @@ export class Wire {
   readonly #target: string;
   /** The legacy version header of the last version used: computed once, not per request. */
   #legacyHeaders: { version: string; headers: Record<string, string> } | undefined;
+  #meta: { version: string; meta: Readonly<Record<string, unknown>> } | undefined;
 
   constructor(
     engine: Engine,
@@ -92,8 +95,18 @@ export class Wire {
 
   /** The `_meta` every 2026 request carries (S26/basic/index). */
   modernMeta(version: string, extra?: unknown): Record<string, unknown> {
+    if (typeof extra !== 'object' || extra === null) {
+      // The usual case: no `_meta` of the caller's. One frozen object per version, shared by every message.
+      if (this.#meta?.version !== version)
+        this.#meta = { version, meta: Object.freeze(this.#buildMeta(version, {})) };
+      return this.#meta.meta;
+    }
+    return this.#buildMeta(version, extra as Record<string, unknown>);
+  }
+
+  #buildMeta(version: string, extra: Record<string, unknown>): Record<string, unknown> {
     return {
-      ...(typeof extra === 'object' && extra !== null ? (extra as Record<string, unknown>) : {}),
+      ...extra,
       [META_PROTOCOL_VERSION]: version,
       [META_CLIENT_CAPABILITIES]: this.#capabilities,
       [META_CLIENT_INFO]: this.#clientInfo,
@@ -114,7 +127,7 @@ export class Wire {
     params: Record<string, unknown> | undefined,
     options: WireRequestOptions,
   ): Promise<Record<string, unknown>> {
-    const version = stance.version ?? MODERN_SUPPORTED[0]!;
+    const version = stance.version ?? MODERN_VERSION;
     const full = { ...params, _meta: this.modernMeta(version, params?.['_meta']) };
     const headers = this.#traits.perMessageHeaders
       ? modernRequestHeaders({ jsonrpc: '2.0', id: 0, method, params: full }, version, options.toolHeaders)

@@ -106,7 +106,11 @@ function looksLikeToken68(text: string): boolean {
 
 class Cursor {
   pos = 0;
-  constructor(private readonly text: string) {}
+  private readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
   done(): boolean {
     return this.pos >= this.text.length;
   }

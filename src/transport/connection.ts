@@ -106,6 +106,9 @@ export interface ConnectionProcess {
   readonly pid: number | undefined;
 }
 
+/** A transport's display label: the built-in ones, or whatever a connection of your own calls itself. */
+export type TransportKind = 'stdio' | 'http' | 'memory' | (string & {});
+
 /**
  * A live link to one MCP server.
  *
@@ -120,7 +123,7 @@ export interface ConnectionProcess {
  */
 export interface Connection {
   /** A label for display (`'stdio'`, `'http'`, `'memory'`, …). Never branched on: read `traits`. */
-  readonly kind: string;
+  readonly kind: TransportKind;
   readonly traits: ConnectionTraits;
   /** A display name for messages: the command's base name, or the URL's origin and path. Never a secret. */
   readonly target: string;

@@ -6,8 +6,8 @@
 import type { Dispatcher } from 'undici';
 import type { NormalizedConfig } from '../config/index.js';
 import { McpError } from '../errors/index.js';
+import type { Authorizer } from './authorizer.js';
 import type { Connection } from './connection.js';
-import type { Authorizer } from './http/authorizer.js';
 import { StdioConnection } from './stdio/index.js';
 
 /** Code and shared resources a transport may take besides the plain-data config. */
@@ -36,6 +36,15 @@ export async function openConnection(
     throw new McpError(
       'config',
       `${config.target}: proxy, ca and useEnvProxy cannot be combined with a dispatcher (set them on the dispatcher)`,
+    );
+  }
+  if (
+    extras.auth !== undefined &&
+    Object.keys(config.http.headers).some((h) => h.toLowerCase() === 'authorization')
+  ) {
+    throw new McpError(
+      'config',
+      `${config.target}: an Authorization header cannot be combined with an authorizer`,
     );
   }
   const { HttpConnection } = await import('./http/index.js');

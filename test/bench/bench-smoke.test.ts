@@ -17,6 +17,7 @@ import { renderSection } from '../../bench/report/table.js';
 import { assessTargets } from '../../bench/report/targets.js';
 import { median, quantile, rotate } from '../../bench/stats.js';
 import { startHttpServer, stdioTarget } from '../../bench/targets.js';
+import { must } from '../helpers/must.js';
 
 type ToolResult = { content: { type: string; text: string }[]; resultType?: string };
 const REVISIONS: Revision[] = ['2025-11-25', '2026-07-28'];
@@ -66,7 +67,7 @@ describe('statistics and ratios', () => {
     const order: string[] = [];
     const samples = await interleave(['raw', 'sdk-v2', 'x'], 3, async (name, round) => {
       order.push(name);
-      const base = [1, 10, 2][round]!; // rounds differ a lot; per-round ratios must cancel that
+      const base = must([1, 10, 2][round], `the base of round ${round}`); // rounds differ a lot; per-round ratios must cancel that
       return [name === 'raw' ? base : name === 'sdk-v2' ? base * 4 : base * 2];
     });
     assert.deepEqual(order.slice(0, 6), ['raw', 'sdk-v2', 'x', 'sdk-v2', 'x', 'raw']);
@@ -104,7 +105,12 @@ describe('reports', () => {
   };
 
   test('a section renders as a markdown table with value and ratios per client', () => {
-    const md = renderSection(fakeReport([p50]).sections[0]!, ['raw', 'autos-mcp', 'sdk-v2', 'absent']);
+    const md = renderSection(must(fakeReport([p50]).sections[0], 'the report section'), [
+      'raw',
+      'autos-mcp',
+      'sdk-v2',
+      'absent',
+    ]);
     const lines = md.split('\n');
     assert.ok(lines.includes('| measure | unit | raw | autos-mcp | sdk-v2 |'), md);
     assert.ok(
@@ -122,7 +128,7 @@ describe('reports', () => {
     assert.equal(tags.length, (svg.match(/</g) ?? []).length, 'every < opens a tag with quoted attributes');
     for (const m of tags) {
       if (m[1]) assert.equal(stack.pop(), m[2], `closing </${m[2]}> matches its opening tag`);
-      else if (!m[4]) stack.push(m[2]!);
+      else if (!m[4]) stack.push(must(m[2], `the tag name in ${m[0]}`));
     }
     assert.deepEqual(stack, [], 'every element is closed');
     assert.equal(

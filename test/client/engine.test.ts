@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { Engine } from '../../src/client/engine.js';
 import { isMcpError } from '../../src/index.js';
 import { scriptedPair } from '../helpers/memory-server.js';
+import { must } from '../helpers/must.js';
 
 /** Lets queued microtasks (the pair's deliveries) run; `setImmediate` is not faked. */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -90,7 +91,7 @@ describe('engine deadlines (fake clock)', () => {
       ),
     );
     await flush();
-    const request = server.open[0]!;
+    const request = must(server.open[0], 'the request the server got');
     for (let t = 500; t < 2500; t += 500) {
       mock.timers.tick(500);
       server.notify('notifications/progress', { progressToken: request.id, progress: t });
@@ -109,7 +110,7 @@ describe('engine deadlines (fake clock)', () => {
     const { engine, server } = await started();
     const call = watch(engine.request('tools/call', {}, { timeoutMs: 1000, onProgress: () => {} }));
     await flush();
-    const request = server.open[0]!;
+    const request = must(server.open[0], 'the request the server got');
     for (let i = 0; i < 12; i++) {
       mock.timers.tick(450);
       if (!call.settled) server.notify('notifications/progress', { progressToken: request.id, progress: i });

@@ -1,5 +1,4 @@
-/** Shared bits of the client tests: fixture configs and process checks. */
-import { readFileSync } from 'node:fs';
+/** Shared bits of the client tests: fixture configs and tool-result text. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StdioServerConfig } from '../../src/index.js';
@@ -17,16 +16,6 @@ export function fixture(
 
 export function demoServer(extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
   return { command: process.execPath, args: [path.join(ROOT, 'examples/demo-server.mjs')], ...extra };
-}
-
-/** True while a process exists and is not a zombie (Linux /proc). */
-export function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 export function textOf(result: { content?: Array<{ type: string; [k: string]: unknown }> }): string {

@@ -9,6 +9,8 @@ import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type CallToolResult, clearEraCache, isMcpError, withClient } from '../../src/index.js';
+import { listenLocal, readBody } from '../helpers/http-server.js';
+import { waitFor } from '../helpers/wait.js';
 import { ROOT, textOf } from './helpers.js';
 import { type RunningServer, startServer } from './http-servers.js';
 
@@ -24,11 +26,7 @@ function scriptedServer() {
   const seen: Seen[] = [];
   let lists = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => {
-      raw += c.toString();
-    });
-    req.on('end', () => {
+    void readBody(req).then((raw) => {
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
       const entry: Seen = {
         method: String(body['method'] ?? req.method),
@@ -77,7 +75,7 @@ function scriptedServer() {
           return void res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': open\n\n');
         if (name === 'break') {
           res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': about to break\n\n');
-          setTimeout(() => res.destroy(), 20);
+          setTimeout(() => res.destroy(), 20); // the stream breaks after its first bytes: the case under test
           return;
         }
         if (
@@ -124,13 +122,13 @@ function scriptedServer() {
   return { server, seen, resetLists };
 }
 
+const isHang = (s: Seen) => (s.body['params'] as { name?: string })?.name === 'hang';
+
 describe('cancellation and broken streams over HTTP', () => {
   const { server, seen } = scriptedServer();
   let url = '';
   before(async () => {
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const address = server.address() as { port: number };
-    url = `http://127.0.0.1:${address.port}/mcp`;
+    url = (await listenLocal(server)).href;
   });
   after(() => {
     server.closeAllConnections();
@@ -146,6 +144,10 @@ describe('cancellation and broken streams over HTTP', () => {
         assert.equal(error.delivery, 'unknown');
         return true;
       });
+      await waitFor(() => seen.find((s) => s.method === 'tools/call')?.closedEarly, {
+        what: 'the server to see the stream closed',
+      });
+      // A window for a notifications/cancelled that must not come: proving an absence needs a wait.
       await new Promise((r) => setTimeout(r, 100));
     });
     const call = seen.find((s) => s.method === 'tools/call');
@@ -162,13 +164,16 @@ describe('cancellation and broken streams over HTTP', () => {
       for (let i = 0; i < 3; i++) await client.callTool('plain', {});
       const controller = new AbortController();
       const hang = client.callTool('hang', {}, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 50);
+      await waitFor(() => seen.some(isHang), { what: 'the hang call at the server' });
+      controller.abort();
       await assert.rejects(hang, (error: unknown) => isMcpError(error) && error.kind === 'cancelled');
       const after = await client.callTool('plain', {});
       assert.equal(textOf(after), 'called plain');
-      await new Promise((r) => setTimeout(r, 100));
+      await waitFor(() => seen.find(isHang)?.closedEarly, {
+        what: 'the server to see the hang stream closed',
+      });
     });
-    const hung = seen.find((s) => (s.body['params'] as { name?: string })?.name === 'hang');
+    const hung = seen.find(isHang);
     assert.equal(hung?.closedEarly, true, 'the server saw the cancelled stream closed');
   });
 
@@ -179,7 +184,9 @@ describe('cancellation and broken streams over HTTP', () => {
         client.callTool('hang', {}, { timeoutMs: 150 }),
         (error: unknown) => isMcpError(error) && error.kind === 'timeout',
       );
-      await new Promise((r) => setTimeout(r, 100));
+      await waitFor(() => seen.some((s) => s.method === 'notifications/cancelled'), {
+        what: 'notifications/cancelled at the server',
+      });
     });
     const call = seen.find((s) => s.method === 'tools/call');
     const cancel = seen.find((s) => s.method === 'notifications/cancelled');
@@ -218,8 +225,7 @@ describe('2026 tool headers kept current over HTTP', () => {
   const { server, seen, resetLists } = scriptedServer();
   let url = '';
   before(async () => {
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+    url = (await listenLocal(server)).href;
   });
   after(() => {
     server.closeAllConnections();
@@ -255,8 +261,7 @@ describe('2026 tool headers kept current over HTTP', () => {
 
 async function freePort(): Promise<number> {
   const probe = createNetServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
-  const port = (probe.address() as { port: number }).port;
+  const port = Number((await listenLocal(probe)).port);
   await new Promise((r) => probe.close(r));
   return port;
 }

@@ -14,7 +14,8 @@ import {
   type StdioServerConfig,
   withClient,
 } from '../../src/index.js';
-import { alive, demoServer, ROOT, textOf } from './helpers.js';
+import { alive } from '../helpers/proc.js';
+import { demoServer, ROOT, textOf } from './helpers.js';
 
 const everything: StdioServerConfig = {
   command: process.execPath,

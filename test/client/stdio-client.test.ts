@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { callTool, connect, isMcpError, McpError, withClient } from '../../src/index.js';
-import { alive, fixture, textOf } from './helpers.js';
+import { alive } from '../helpers/proc.js';
+import { signal } from '../helpers/wait.js';
+import { fixture, textOf } from './helpers.js';
 
 describe('2025-11-25 lifecycle over stdio', () => {
   test('connect() initializes and exposes server info, version and capabilities', async () => {
@@ -72,19 +74,28 @@ describe('delivery semantics', () => {
   });
 
   test('aborting a call after it was sent rejects at once with cancelled / unknown', async () => {
-    await withClient(fixture('slow-echo.mjs'), async (client) => {
-      const controller = new AbortController();
-      const started = Date.now();
-      const call = client.callTool('echo', { text: 'x', delayMs: 2000 }, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 50);
-      await assert.rejects(call, (error: unknown) => {
-        assert.ok(isMcpError(error));
-        assert.equal(error.kind, 'cancelled');
-        assert.equal(error.delivery, 'unknown');
-        return true;
-      });
-      assert.ok(Date.now() - started < 1000, 'cancel returns at once');
-    });
+    const received = signal();
+    const onLog = (entry: { data: string }) => {
+      if (entry.data === 'received tools/call') received.resolve();
+    };
+    await withClient(
+      fixture('slow-echo.mjs', ['--announce']),
+      async (client) => {
+        const controller = new AbortController();
+        const started = Date.now();
+        const call = client.callTool('echo', { text: 'x', delayMs: 2000 }, { signal: controller.signal });
+        await received.wait({ what: 'the server to receive the call' });
+        controller.abort();
+        await assert.rejects(call, (error: unknown) => {
+          assert.ok(isMcpError(error));
+          assert.equal(error.kind, 'cancelled');
+          assert.equal(error.delivery, 'unknown');
+          return true;
+        });
+        assert.ok(Date.now() - started < 1000, 'cancel returns at once');
+      },
+      { onLog },
+    );
   });
 
   test('an already-aborted signal refuses the call before sending: not_sent', async () => {
@@ -179,14 +190,11 @@ describe('hostile and broken servers', () => {
   });
 
   test('close() ends grandchildren, including one that left the process group', async () => {
-    const client = await connect(fixture('grandchildren.mjs'));
-    const result = await client.callTool('pids');
-    // The fixture reports its tree once the middle child has started its own children.
-    let tree = JSON.parse(textOf(result)) as Record<string, number>;
-    for (let i = 0; i < 50 && Object.values(tree).some((pid) => pid === 0); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      tree = JSON.parse(textOf(await client.callTool('pids'))) as Record<string, number>;
-    }
+    // The fixture logs its tree once the middle child has started its own children.
+    const announced = signal();
+    const client = await connect(fixture('grandchildren.mjs'), { onLog: () => announced.resolve() });
+    await announced.wait({ what: 'the fixture to announce its process tree' });
+    const tree = JSON.parse(textOf(await client.callTool('pids'))) as Record<string, number>;
     const pids = Object.values(tree);
     assert.equal(pids.length, 4, `want 4 descendant pids, got ${JSON.stringify(tree)}`);
     for (const pid of pids) assert.ok(alive(pid), `pid ${pid} alive before close`);

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { must } from '../helpers/must.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SELF = path.relative(ROOT, fileURLToPath(import.meta.url));
@@ -57,15 +58,15 @@ const pages = new Map<string, string>();
 const rfcs = new Set<string>();
 for (const line of refs) {
   const page = /^\| `(S2[56]\/[a-z/_-]+)` \|[^|]*\| (\S+) \|$/.exec(line);
-  if (page) pages.set(page[1]!, page[2]!);
+  if (page?.[1] && page[2]) pages.set(page[1], page[2]);
   const rfc = /^\| RFC (\d+) \|/.exec(line);
-  if (rfc) rfcs.add(rfc[1]!);
+  if (rfc?.[1]) rfcs.add(rfc[1]);
 }
 
 function resolves(key: string): boolean {
   const [tags, ...rest] = key.split('/');
   const page = rest.join('/');
-  const revisions = tags!.slice(1).split('+');
+  const revisions = must(tags, `the tag of ${key}`).slice(1).split('+');
   if (new Set(revisions).size !== revisions.length) return false;
   return revisions.every((r) => pages.has(`S${r}/${page}`));
 }
@@ -75,7 +76,8 @@ test(`${REFS} lists pages, each at the URL its key names`, () => {
   const wrong: string[] = [];
   for (const [key, url] of pages) {
     const [tag, ...rest] = key.split('/');
-    const want = urlOf(REVISIONS[tag!.slice(1)]!, rest.join('/'));
+    const revision = must(REVISIONS[must(tag, `the tag of ${key}`).slice(1)], `the revision of ${key}`);
+    const want = urlOf(revision, rest.join('/'));
     if (url !== want) wrong.push(`${key}: ${url}, want ${want}`);
   }
   assert.deepEqual(wrong, []);

@@ -25,6 +25,7 @@ import {
   RpcError,
   UnsupportedProtocolVersionError,
 } from '../../src/errors/index.js';
+import { must } from '../helpers/must.js';
 
 const BRAND = Symbol.for('autos-mcp.McpError');
 const SECRET = 'sk_live_Zq81mXc04PvT7wLr9bN2';
@@ -167,7 +168,10 @@ describe('ERROR_KINDS', () => {
 
 describe('toJSON', () => {
   it('keeps every field, the subclass fields and a redacted cause summary 3 deep, never the cause', () => {
-    const [, timeout] = samples().find(([label]) => label === 'McpError timeout')!;
+    const [, timeout] = must(
+      samples().find(([label]) => label === 'McpError timeout'),
+      'the McpError timeout sample',
+    );
     const json = timeout.toJSON();
     assert.deepEqual(Object.keys(json), ['name', 'kind', 'delivery', 'message', 'stderrTail', 'cause']);
     assert.notEqual(json.cause, timeout.cause);
@@ -182,18 +186,21 @@ describe('toJSON', () => {
         cause: { name: 'Error', message: 'third' },
       },
     });
-    const auth = samples()
-      .find(([label]) => label === 'McpError auth_required')![1]
-      .toJSON();
+    const auth = must(
+      samples().find(([label]) => label === 'McpError auth_required'),
+      'the auth_required sample',
+    )[1].toJSON();
     assert.equal(auth.status, 401);
     assert.deepEqual(auth.challenge, { ...CHALLENGE, errorDescription: 'token=[redacted] expired' });
-    const rpc = samples()
-      .find(([label]) => label === 'RpcError')![1]
-      .toJSON();
+    const rpc = must(
+      samples().find(([label]) => label === 'RpcError'),
+      'the RpcError sample',
+    )[1].toJSON();
     assert.equal(rpc.kind === 'rpc' && rpc.rpcMessage, 'bad params, api_key=[redacted]');
-    const version = samples()
-      .find(([label]) => label === 'UnsupportedProtocolVersionError')![1]
-      .toJSON();
+    const version = must(
+      samples().find(([label]) => label === 'UnsupportedProtocolVersionError'),
+      'the UnsupportedProtocolVersionError sample',
+    )[1].toJSON();
     assert.ok(version.kind === 'unsupported_version');
     assert.equal(version.requested, '2026-07-28');
     assert.deepEqual(version.supported, ['2025-06-18', '2025-11-25']);
@@ -204,7 +211,7 @@ describe('toJSON', () => {
       const text = JSON.stringify(error.toJSON());
       assert.ok(!text.includes(SECRET), `${label}: want the secret redacted, got ${text}`);
     }
-    const json = samples()[0]![1].toJSON();
+    const json = must(samples()[0], 'a sample')[1].toJSON();
     assert.match(JSON.stringify(json.cause), /Bearer|\[redacted\]/);
     assert.ok(!JSON.stringify(json.cause).includes(SECRET));
   });
@@ -241,7 +248,7 @@ describe('toJSON', () => {
   it('bounds a long cause message, and the bounded summary is stable when summarised again', () => {
     const long = `${'word '.repeat(195)}token=${SECRET} ${'x'.repeat(4000)}`;
     const error = new McpError('transport', 'x', { cause: new Error(long) });
-    const summary = error.toJSON().cause!;
+    const summary = must(error.toJSON().cause, 'the cause summary');
     assert.ok(summary.message.length <= 1000, `want ≤ 1000 characters, got ${summary.message.length}`);
     assert.ok(summary.message.endsWith('…'));
     assert.ok(!summary.message.includes(SECRET));
@@ -330,7 +337,7 @@ describe('round trip', () => {
       json: McpErrorData;
     }>;
     all.forEach(([label, error], i) => {
-      const got = answers[i]!;
+      const got = must(answers[i], `${label}: the worker's answer`);
       assert.equal(got.isMcpError, true, `${label}: isMcpError in the worker`);
       assert.equal(got.isRpcError, error.kind === 'rpc', `${label}: isRpcError in the worker`);
       assert.equal(got.className, error.constructor.name, `${label}: class in the worker`);
@@ -482,7 +489,7 @@ describe('brand and guards', () => {
   it('the brand is a non-enumerable prototype property that every rebuilt error has and no JSON shows', () => {
     const descriptor = Object.getOwnPropertyDescriptor(McpError.prototype, BRAND);
     assert.deepEqual(descriptor, { value: true, writable: false, enumerable: false, configurable: false });
-    const [, error] = samples()[0]!;
+    const [, error] = must(samples()[0], 'a sample');
     assert.equal(Object.getOwnPropertySymbols(error).length, 0);
     assert.equal((McpError.fromJSON(error.toJSON()) as unknown as Record<symbol, unknown>)[BRAND], true);
     assert.ok(!Object.getOwnPropertySymbols(error.toJSON()).includes(BRAND));
@@ -497,7 +504,7 @@ describe('brand and guards', () => {
       platform: 'node',
       write: false,
     });
-    const code = Buffer.from(bundled.outputFiles[0]!.text).toString('base64');
+    const code = Buffer.from(must(bundled.outputFiles[0], 'the bundled copy').text).toString('base64');
     const copy = (await import(
       `data:text/javascript;base64,${code}`
     )) as typeof import('../../src/errors/index.js');

@@ -6,6 +6,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
+import { must } from '../helpers/must.js';
 
 const SERVER = new URL('../../examples/demo-server.mjs', import.meta.url).pathname;
 const MODERN_META = {
@@ -148,7 +149,7 @@ async function startHttp(extra: string[]): Promise<{ url: string; child: ChildPr
   const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
   const match = /^listening (http:\/\/\S+)$/.exec(line);
   assert.ok(match, `want "listening <url>", got ${line}`);
-  return { url: match[1]!, child };
+  return { url: must(match[1], `the URL in ${line}`), child };
 }
 
 /** Parses a JSON or SSE response body into the messages it carries. */

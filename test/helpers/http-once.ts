@@ -70,6 +70,9 @@ export async function connectHttp(
 /** The request most one-exchange tests send: `tools/list` with id 1. */
 export const LIST_TOOLS = { jsonrpc: '2.0', id: 1, method: 'tools/list' } as const;
 
+/** A bare `tools/call` with id 1, for tests where only the method matters. */
+export const CALL_TOOL = { jsonrpc: '2.0', id: 1, method: 'tools/call' } as const;
+
 /**
  * Sends `message` once on a fresh {@link connectHttp} connection, expects the send to reject, closes the
  * connection, and returns the error with the connection and what it delivered.

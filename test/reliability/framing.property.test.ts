@@ -7,26 +7,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { LineDecoder } from '../../src/transport/stdio/framing.js';
+import { cutAt } from '../helpers/chunks.js';
 import { RUNS } from './helpers.js';
 
 const terminator = fc.constantFrom('\n', '\r\n');
 const blank = fc.constantFrom('', '', '', '\n', '\r\n', '  \n', '\t\r\n');
 const json = fc.jsonValue({ stringUnit: 'binary', maxDepth: 4 });
-
-/** Cuts `bytes` at the given offsets (taken modulo the length, deduplicated, sorted). */
-function cut(bytes: Buffer, offsets: number[]): Buffer[] {
-  const points = [...new Set(offsets.map((o) => (bytes.length === 0 ? 0 : o % (bytes.length + 1))))].sort(
-    (a, b) => a - b,
-  );
-  const chunks: Buffer[] = [];
-  let from = 0;
-  for (const point of points) {
-    chunks.push(bytes.subarray(from, point));
-    from = point;
-  }
-  chunks.push(bytes.subarray(from));
-  return chunks;
-}
 
 function decodeAll(chunks: Buffer[], maxLineBytes = 1 << 24) {
   const decoder = new LineDecoder(maxLineBytes);
@@ -47,7 +33,7 @@ describe('stdio framing under arbitrary chunking', () => {
         fc.array(fc.nat(), { maxLength: 40 }),
         (lines, offsets) => {
           const text = lines.map(([value, end, gap]) => `${gap}${JSON.stringify(value)}${end}`).join('');
-          const { values, error } = decodeAll(cut(Buffer.from(text, 'utf8'), offsets));
+          const { values, error } = decodeAll(cutAt(Buffer.from(text, 'utf8'), offsets));
           assert.equal(error, undefined);
           // JSON.stringify then parse is the identity on the wire form (it turns -0 into 0).
           assert.deepEqual(
@@ -83,7 +69,7 @@ describe('stdio framing under arbitrary chunking', () => {
           const line = `"${'é'.repeat(limit + extra)}"\n`;
           const decoder = new LineDecoder(limit);
           let error: unknown;
-          for (const chunk of cut(Buffer.from(line, 'utf8'), offsets)) {
+          for (const chunk of cutAt(Buffer.from(line, 'utf8'), offsets)) {
             const result = decoder.feed(chunk);
             assert.ok(decoder.bufferedBytes <= limit + 1, `buffered ${decoder.bufferedBytes} > ${limit + 1}`);
             assert.deepEqual(result.values, []);

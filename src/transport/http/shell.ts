@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
 import type { AuthChallenge } from '../../errors/index.js';
 import { McpError } from '../../errors/index.js';
 import { parseWwwAuthenticate } from '../../protocol/www-authenticate.js';
-import type { Authorizer } from './authorizer.js';
+import type { Authorizer } from '../authorizer.js';
 import { discard } from './body.js';
 import type { HeaderBuilder, HeaderSpec } from './headers.js';
 

@@ -4,6 +4,7 @@
  * does initialize, correlation and cancellation. Shutdown follows the spec's order (see terminate.ts).
  */
 import type { ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { debuglog } from 'node:util';
 import { McpError } from '../../errors/index.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
@@ -31,6 +32,9 @@ const STDOUT_DRAIN_MS = 200;
 
 type State = 'new' | 'starting' | 'open' | 'failed_start';
 
+/** Events before `start()`: nothing can arrive then, so nothing is delivered. */
+const NO_EVENTS: ConnectionEvents = { message: () => undefined, closed: () => undefined };
+
 const TRAITS: ConnectionTraits = Object.freeze({
   perMessageHeaders: false,
   cancelBy: 'notification',
@@ -51,8 +55,9 @@ export class StdioConnection implements Connection {
   #state: State = 'new';
   #starting: Promise<void> | undefined;
   #child: ChildProcess | undefined;
+  #stdin: Writable | undefined;
   #tree: ServerTree | undefined;
-  #events: ConnectionEvents | undefined;
+  #events: ConnectionEvents = NO_EVENTS;
   /** True once `closed` was emitted or `close()` was called: no event is delivered after that. */
   #silenced = false;
   #exit: ExitInfo | undefined;
@@ -92,28 +97,34 @@ export class StdioConnection implements Connection {
       debug('stdio %s: spawn failed: %s', this.target, (error as Error).message);
       throw error;
     }
+    const { stdin, stdout, pid } = child;
+    if (stdin === null || stdout === null || pid === undefined) {
+      // spawnServer asks for piped stdin/stdout and resolves only once the process runs.
+      this.#state = 'failed_start';
+      child.kill('SIGKILL');
+      throw new McpError('spawn', `${this.target}: the process started without stdin/stdout pipes`);
+    }
     this.#child = child;
-    this.process.pid = child.pid;
+    this.#stdin = stdin;
+    this.process.pid = pid;
     this.#state = 'open';
-    const tree = new ServerTree(child.pid!);
+    const tree = new ServerTree(pid);
     this.#tree = tree;
     track(tree);
     debug('stdio %s: spawned pid %d with %d args', this.target, child.pid, this.#options.args.length);
     this.#exited = new Promise((resolve) => {
       this.#markExited = resolve;
     });
-    this.#stdoutEnded = new Promise((resolve) => child.stdout!.once('close', resolve));
-    child.stdout!.on('data', (chunk: Buffer) => this.#onStdout(chunk));
+    this.#stdoutEnded = new Promise((resolve) => stdout.once('close', resolve));
+    stdout.on('data', (chunk: Buffer) => this.#onStdout(chunk));
     // stderr must always be drained or a chatty server blocks on a full pipe; we keep a bounded tail.
     child.stderr?.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
     // Broken pipes surface through send()'s callback; without a listener they would crash the host.
-    child.stdin!.on('error', (error: NodeJS.ErrnoException) =>
-      debug('stdio %s: stdin %s', this.target, error.code),
-    );
-    child.stdout!.on('error', () => undefined);
+    stdin.on('error', (error: NodeJS.ErrnoException) => debug('stdio %s: stdin %s', this.target, error.code));
+    stdout.on('error', () => undefined);
     child.stderr?.on('error', () => undefined);
     child.on('exit', (code, signal) => this.#onExit(code, signal));
-    child.stdout!.once('end', () => this.#onStdoutEnd());
+    stdout.once('end', () => this.#onStdoutEnd());
   }
 
   /** Writes one message as a line. Lines are written one at a time, in call order: the pipe buffer bounds memory. */
@@ -142,7 +153,8 @@ export class StdioConnection implements Connection {
       );
     }
     if (this.#silenced || this.#exit !== undefined) return Promise.reject(this.#closedError('send'));
-    const stdin = this.#child!.stdin!;
+    const stdin = this.#stdin;
+    if (stdin === undefined) return Promise.reject(this.#closedError('send'));
     return new Promise((resolve, reject) => {
       stdin.write(line, (error) => {
         if (!error) return resolve();
@@ -220,7 +232,7 @@ export class StdioConnection implements Connection {
     const { values, error } = this.#decoder.feed(chunk);
     for (const value of values) {
       if (this.#silenced) return;
-      this.#events!.message(value);
+      this.#events.message(value);
     }
     if (error) {
       const kind = error.type === 'too_large' ? 'too_large' : 'protocol';
@@ -258,7 +270,7 @@ export class StdioConnection implements Connection {
     this.#silenced = true;
     debug('stdio %s: connection failed (%s)', this.target, error.kind);
     try {
-      this.#events!.closed(error);
+      this.#events.closed(error);
     } finally {
       this.#teardown ??= this.#shutdown(this.#options.graceMs ?? DEFAULT_GRACE_MS);
     }

@@ -77,8 +77,7 @@ export function descendantsOf(rootPid: number, table: readonly ProcInfo[]): Proc
   }
   const found = new Map<number, ProcessRef>();
   const queue = [rootPid];
-  while (queue.length > 0) {
-    const pid = queue.pop()!;
+  for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
     for (const child of children.get(pid) ?? []) {
       if (found.has(child.pid) || child.pid === rootPid) continue;
       found.set(child.pid, { pid: child.pid, startTime: child.startTime });

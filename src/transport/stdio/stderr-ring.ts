@@ -23,8 +23,13 @@ export class StderrRing {
     const piece = chunk.length > this.#capacity ? chunk.subarray(chunk.length - this.#capacity) : chunk;
     this.#chunks.push(piece);
     this.#bytes += piece.length;
-    while (this.#bytes - (this.#chunks[0]?.length ?? 0) >= this.#capacity) {
-      this.#bytes -= this.#chunks.shift()!.length;
+    for (
+      let first = this.#chunks[0];
+      first !== undefined && this.#bytes - first.length >= this.#capacity;
+      first = this.#chunks[0]
+    ) {
+      this.#chunks.shift();
+      this.#bytes -= first.length;
     }
     // Many tiny writes would make shift() costly; fold them into one buffer now and then.
     if (this.#chunks.length > 64) this.#chunks = [Buffer.concat(this.#chunks, this.#bytes)];

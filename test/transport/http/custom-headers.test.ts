@@ -7,9 +7,9 @@ import { test } from 'node:test';
 import { decodeHeaderValue } from '../../../src/protocol/header-value.js';
 import { modernRequestHeaders } from '../../../src/protocol/request-headers.js';
 import { validateToolHeaders } from '../../../src/protocol/tool-headers.js';
-import { HttpConnection } from '../../../src/transport/http/index.js';
 import { customHeadersArgs, customHeadersTool } from '../../fixtures/custom-headers-tool.js';
-import { collector, json, options, result, serversClosedAfter } from './test-server.js';
+import { connectHttp } from '../../helpers/http-once.js';
+import { json, result, serversClosedAfter } from './test-server.js';
 
 const server = serversClosedAfter();
 
@@ -25,8 +25,7 @@ test('the conformance header table arrives at the server as expected, and CR/LF 
     method: 'tools/call',
     params: { name: 'test_custom_headers', arguments: customHeadersArgs },
   };
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
+  const { conn } = await connectHttp(s.url);
   await conn.send(message, { headers: modernRequestHeaders(message, '2026-07-28', check.params) });
   await conn.close();
   const h = s.requests[0]?.headers ?? {};
@@ -70,8 +69,7 @@ test('a null annotated argument sends no header', async () => {
       arguments: { region: 'us-east1', priority: 1, verbose: null, query: 'SELECT 1' },
     },
   };
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
+  const { conn } = await connectHttp(s.url);
   await conn.send(message, { headers: modernRequestHeaders(message, '2026-07-28', check.params) });
   await conn.close();
   const h = s.requests[0]?.headers ?? {};

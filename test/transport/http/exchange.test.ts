@@ -4,24 +4,16 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HttpConnection } from '../../../src/transport/http/index.js';
-import {
-  collector,
-  json,
-  options,
-  rejection,
-  result,
-  serversClosedAfter,
-  startSilentServer,
-} from './test-server.js';
+import { answer, CALL_TOOL, connectHttp, failedSend, rejection } from '../../helpers/http-once.js';
+import { waitFor } from '../../helpers/wait.js';
+import { json, result, serversClosedAfter, startSilentServer } from './test-server.js';
 
 const server = serversClosedAfter();
+const SSE = { 'content-type': 'text/event-stream' };
 
 test('a JSON answer is delivered; the POST carries content negotiation, user, auth and per-message headers', async () => {
   const s = await server((req, res) => json(res, 200, result(req.json?.['id'], { ok: true })));
-  const conn = new HttpConnection(options(s.url, { headers: { 'X-Custom': 'yes' }, authToken: 'tok-123' }));
-  const c = collector();
-  await conn.start(c.events);
+  const { conn, c } = await connectHttp(s.url, { headers: { 'X-Custom': 'yes' }, authToken: 'tok-123' });
   await conn.send(
     { jsonrpc: '2.0', id: 1, method: 'tools/list' },
     { headers: { 'Mcp-Method': 'tools/list', 'MCP-Protocol-Version': '2026-07-28' } },
@@ -53,16 +45,14 @@ test('an SSE answer with comments, priming event, junk fields, multi-line data a
       streamClosed = true;
     }); // never ends the stream: the client must stop on its own
   });
-  const conn = new HttpConnection(options(s.url));
-  const c = collector();
-  await conn.start(c.events);
+  const { conn, c } = await connectHttp(s.url);
   await conn.send({ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'x' } });
   assert.deepEqual(c.messages, [
     { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } },
     result('a', { done: 1 }),
   ]);
   await conn.close();
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => streamClosed, { what: 'the server to see the response stream closed' });
   assert.ok(streamClosed, 'the response stream is closed by the client');
 });
 
@@ -78,9 +68,7 @@ test('an SSE answer written one byte at a time (with a multi-byte character) is 
     }
     res.end();
   });
-  const conn = new HttpConnection(options(s.url));
-  const c = collector();
-  await conn.start(c.events);
+  const { conn, c } = await connectHttp(s.url);
   await conn.send({ jsonrpc: '2.0', id: 7, method: 'tools/call' });
   assert.deepEqual(c.messages, [result(7, { text: 'Grüße 世界' })]);
   await conn.close();
@@ -90,13 +78,9 @@ test('a JSON body over maxMessageBytes fails with too_large', async () => {
   const s = await server((req, res) =>
     json(res, 200, result(req.json?.['id'], { blob: 'x'.repeat(200_000) })),
   );
-  const conn = new HttpConnection(options(s.url, { maxMessageBytes: 100_000 }));
-  const c = collector();
-  await conn.start(c.events);
-  const error = await rejection(conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/call' }));
+  const { error, c } = await failedSend(s.url, CALL_TOOL, { maxMessageBytes: 100_000 });
   assert.equal(error['kind'], 'too_large');
   assert.deepEqual(c.messages, []);
-  await conn.close();
 });
 
 test('an SSE message over maxMessageBytes fails with too_large, delivery unknown', async () => {
@@ -104,12 +88,9 @@ test('an SSE message over maxMessageBytes fails with too_large, delivery unknown
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.end(`data: ${JSON.stringify(result(req.json?.['id'], { blob: 'x'.repeat(200_000) }))}\n\n`);
   });
-  const conn = new HttpConnection(options(s.url, { maxMessageBytes: 100_000 }));
-  await conn.start(collector().events);
-  const error = await rejection(conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/call' }));
+  const { error } = await failedSend(s.url, CALL_TOOL, { maxMessageBytes: 100_000 });
   assert.equal(error['kind'], 'too_large');
   assert.equal(error['delivery'], 'unknown');
-  await conn.close();
 });
 
 test('an SSE stream that never ends is bounded by the caller signal: cancelled, delivery unknown', async () => {
@@ -118,8 +99,7 @@ test('an SSE stream that never ends is bounded by the caller signal: cancelled, 
     const timer = setInterval(() => res.write(': ping\n\n'), 20);
     res.on('close', () => clearInterval(timer));
   });
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
+  const { conn } = await connectHttp(s.url);
   const started = performance.now();
   const error = await rejection(
     conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/call' }, { signal: AbortSignal.timeout(150) }),
@@ -132,31 +112,26 @@ test('an SSE stream that never ends is bounded by the caller signal: cancelled, 
 
 test('a server that accepts the connection and never answers: the signal aborts, delivery unknown', async () => {
   const silent = await startSilentServer();
-  const conn = new HttpConnection(options(silent.url));
-  await conn.start(collector().events);
-  const error = await rejection(
-    conn.send({ jsonrpc: '2.0', id: 1, method: 'initialize' }, { signal: AbortSignal.timeout(100) }),
+  const { error } = await failedSend(
+    silent.url,
+    { jsonrpc: '2.0', id: 1, method: 'initialize' },
+    {},
+    { signal: AbortSignal.timeout(100) },
   );
   assert.equal(error['kind'], 'cancelled');
   assert.equal(error['delivery'], 'unknown');
   assert.equal(silent.connections(), 1);
-  await conn.close();
   await silent.close();
 });
 
 test('connection refused is a transport error that was certainly not sent', async () => {
-  const s = await server((_req, res) => {
-    res.end();
-  });
+  const s = await server(answer(200));
   const url = s.url;
   await s.close();
-  const conn = new HttpConnection(options(url));
-  await conn.start(collector().events);
-  const error = await rejection(conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+  const { error } = await failedSend(url);
   assert.equal(error['kind'], 'transport');
   assert.equal(error['delivery'], 'not_sent');
   assert.match(error.message, /ECONNREFUSED/);
-  await conn.close();
 });
 
 test('notifications and responses resolve on 202, 204 and an empty 200', async () => {
@@ -165,8 +140,7 @@ test('notifications and responses resolve on 202, 204 and an empty 200', async (
     res.writeHead(statuses.shift() ?? 500);
     res.end();
   });
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
+  const { conn } = await connectHttp(s.url);
   await conn.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   await conn.send({ jsonrpc: '2.0', id: 5, result: {} });
   await conn.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
@@ -174,41 +148,23 @@ test('notifications and responses resolve on 202, 204 and an empty 200', async (
 });
 
 test('a request answered with 202 and no body is a protocol error', async () => {
-  const s = await server((_req, res) => {
-    res.writeHead(202);
-    res.end();
-  });
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
-  const error = await rejection(conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+  const s = await server(answer(202));
+  const { error } = await failedSend(s.url);
   assert.equal(error['kind'], 'protocol');
-  await conn.close();
 });
 
 test('an SSE event whose data is not JSON fails the exchange with protocol', async () => {
-  const s = await server((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end('data: {not json\n\n');
-  });
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
-  const error = await rejection(conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+  const s = await server(answer(200, SSE, 'data: {not json\n\n'));
+  const { error } = await failedSend(s.url);
   assert.equal(error['kind'], 'protocol');
   assert.equal(error['delivery'], 'unknown');
-  await conn.close();
 });
 
 test('a response stream that ends before the response is a transport error, delivery unknown', async () => {
-  const s = await server((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end('id: e1\ndata: \n\n');
-  });
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
-  const error = await rejection(conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/call' }));
+  const s = await server(answer(200, SSE, 'id: e1\ndata: \n\n'));
+  const { error } = await failedSend(s.url, CALL_TOOL);
   assert.equal(error['kind'], 'transport');
   assert.equal(error['delivery'], 'unknown');
   assert.match(error.message, /ended before the response/);
   assert.equal(s.requests.length, 1, 'no resumption when not resumable');
-  await conn.close();
 });

@@ -5,12 +5,14 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
-import { HttpConnection } from '../../../src/transport/http/index.js';
-import { collector, json, options, rejection, result, serversClosedAfter } from './test-server.js';
+import { answer, CALL_TOOL, connectHttp, failedSend, rejection } from '../../helpers/http-once.js';
+import { waitFor } from '../../helpers/wait.js';
+import { json, result, serversClosedAfter } from './test-server.js';
 
 const server = serversClosedAfter();
 
 const V = { 'MCP-Protocol-Version': '2025-11-25' };
+const SSE = { 'content-type': 'text/event-stream' };
 
 test('a broken response stream is resumed with GET + Last-Event-ID after exactly the retry delay, never re-POSTed', async () => {
   let closedAt = 0;
@@ -35,9 +37,7 @@ test('a broken response stream is resumed with GET + Last-Event-ID after exactly
       `id: event-2\nretry: 500\ndata: \n\nevent: message\nid: event-3\ndata: ${JSON.stringify(result(pendingId, { resumed: true }))}\n\n`,
     );
   });
-  const conn = new HttpConnection(options(s.url));
-  const c = collector();
-  await conn.start(c.events);
+  const { conn, c } = await connectHttp(s.url);
   await conn.send({ jsonrpc: '2.0', id: 1, method: 'initialize' });
   await conn.send(
     { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_reconnection' } },
@@ -60,19 +60,11 @@ test('a broken response stream is resumed with GET + Last-Event-ID after exactly
 });
 
 test('a stream that ends without an event id is not resumable even when allowed', async () => {
-  const s = await server((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end(': nothing\n\n');
-  });
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
-  const error = await rejection(
-    conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/call' }, { resumable: true }),
-  );
+  const s = await server(answer(200, SSE, ': nothing\n\n'));
+  const { error } = await failedSend(s.url, CALL_TOOL, {}, { resumable: true });
   assert.equal(error['kind'], 'transport');
   assert.equal(error['delivery'], 'unknown');
   assert.equal(s.requests.length, 1);
-  await conn.close();
 });
 
 test('resumption gives up after a bounded number of fruitless GETs', async () => {
@@ -80,31 +72,17 @@ test('resumption gives up after a bounded number of fruitless GETs', async () =>
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.end(req.method === 'POST' ? 'id: only\nretry: 10\ndata:\n\n' : ': empty\n\n');
   });
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
-  const error = await rejection(
-    conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/call' }, { resumable: true }),
-  );
+  const { error } = await failedSend(s.url, CALL_TOOL, {}, { resumable: true });
   assert.equal(error['kind'], 'transport');
   assert.equal(s.requests.filter((r) => r.method === 'GET').length, 3);
   assert.ok(s.requests.every((r) => r.method === 'GET' || r.json?.['id'] === 1));
-  await conn.close();
 });
 
 test('cancelling during the retry wait rejects at once as cancelled', async () => {
-  const s = await server((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end('id: x\nretry: 5000\ndata:\n\n');
-  });
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
+  const s = await server(answer(200, SSE, 'id: x\nretry: 5000\ndata:\n\n'));
+  const { conn } = await connectHttp(s.url);
   const started = performance.now();
-  const error = await rejection(
-    conn.send(
-      { jsonrpc: '2.0', id: 1, method: 'tools/call' },
-      { resumable: true, signal: AbortSignal.timeout(100) },
-    ),
-  );
+  const error = await rejection(conn.send(CALL_TOOL, { resumable: true, signal: AbortSignal.timeout(100) }));
   assert.equal(error['kind'], 'cancelled');
   assert.ok(performance.now() - started < 1000);
   await conn.close();
@@ -128,16 +106,13 @@ test('listen() delivers server messages from the GET stream and reconnects with 
     res.write(`retry: 50\nid: g${n}\ndata: ${JSON.stringify(message)}\n\n`);
     if (n === 1) res.end(); // first stream ends: the client must come back
   });
-  const conn = new HttpConnection(options(s.url));
-  const c = collector();
-  await conn.start(c.events);
+  const { conn, c } = await connectHttp(s.url);
   await conn.send({ jsonrpc: '2.0', id: 1, method: 'initialize' });
   await conn.send({ jsonrpc: '2.0', method: 'notifications/initialized' }, { headers: V });
   conn.negotiated({ protocolVersion: '2025-11-25', openServerStream: false });
   conn.listen();
   conn.listen(); // idempotent
-  const deadline = Date.now() + 2000;
-  while (c.messages.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await waitFor(() => c.messages.length >= 3, { timeoutMs: 2000, what: 'both GET stream messages' });
   const getRequests = s.requests.filter((r) => r.method === 'GET');
   assert.equal(getRequests.length, 2);
   assert.equal(getRequests[0]?.headers['last-event-id'], undefined);
@@ -149,6 +124,7 @@ test('listen() delivers server messages from the GET stream and reconnects with 
   );
   await conn.close();
   const before = c.messages.length;
+  // A window in which nothing may arrive: proving an absence needs a wait.
   await new Promise((r) => setTimeout(r, 100));
   assert.equal(c.messages.length, before, 'nothing delivered after close');
 });
@@ -162,10 +138,10 @@ test('listen() quietly gives up on 405', async () => {
     }
     json(res, 200, result(req.json?.['id']));
   });
-  const conn = new HttpConnection(options(s.url));
-  const c = collector();
-  await conn.start(c.events);
+  const { conn, c } = await connectHttp(s.url);
   conn.listen();
+  await waitFor(() => s.requests.some((r) => r.method === 'GET'), { what: 'the GET' });
+  // A window longer than a retry, in which no second GET may come: proving an absence needs a wait.
   await new Promise((r) => setTimeout(r, 700));
   assert.equal(s.requests.filter((r) => r.method === 'GET').length, 1);
   assert.deepEqual(c.diagnostics, []);

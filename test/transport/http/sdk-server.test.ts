@@ -4,9 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { HttpConnection } from '../../../src/transport/http/index.js';
 import { type RunningServer, startDemoHttp } from '../../client/http-servers.js';
-import { collector, options } from './test-server.js';
+import { connectHttp } from '../../helpers/http-once.js';
 
 const V = { 'MCP-Protocol-Version': '2025-11-25' };
 const initialize = {
@@ -29,9 +28,7 @@ for (const mode of ['sse', 'json'] as const) {
     after(() => server.stop());
 
     test('initialize gives a session id that later requests carry; tools/list answers; close ends the session', async () => {
-      const conn = new HttpConnection(options(new URL(server.url)));
-      const c = collector();
-      await conn.start(c.events);
+      const { conn, c } = await connectHttp(new URL(server.url));
       await conn.send(initialize);
       assert.match(conn.sessionId ?? '', /^[\x21-\x7e]+$/);
       const init = c.messages[0] as { id: number; result: { protocolVersion: string } };
@@ -47,13 +44,11 @@ for (const mode of ['sse', 'json'] as const) {
     });
 
     test('a request carrying a session id the server has deleted is session_expired', async () => {
-      const first = new HttpConnection(options(new URL(server.url)));
-      await first.start(collector().events);
+      const { conn: first } = await connectHttp(new URL(server.url));
       await first.send(initialize);
       const dead = first.sessionId ?? '';
       await first.close(); // sends DELETE: the server forgets the session
-      const conn = new HttpConnection(options(new URL(server.url)));
-      await conn.start(collector().events);
+      const { conn } = await connectHttp(new URL(server.url));
       const error = await conn
         .send({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { headers: { ...V, 'Mcp-Session-Id': dead } })
         .then(

@@ -4,8 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HttpConnection } from '../../../src/transport/http/index.js';
-import { collector, json, options, rejection, result, serversClosedAfter } from './test-server.js';
+import { connectHttp, rejection } from '../../helpers/http-once.js';
+import { waitFor } from '../../helpers/wait.js';
+import { json, result, serversClosedAfter } from './test-server.js';
 
 const server = serversClosedAfter();
 
@@ -33,8 +34,7 @@ test('the session id comes only from the initialize response and is sent on late
     }
     json(res, 200, result(req.json['id']), { 'mcp-session-id': sid });
   });
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
+  const { conn } = await connectHttp(s.url);
   await conn.send({ jsonrpc: '2.0', id: 0, method: 'tools/list' });
   assert.equal(conn.sessionId, undefined, 'not from a non-initialize answer');
   await conn.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} });
@@ -43,7 +43,7 @@ test('the session id comes only from the initialize response and is sent on late
   await conn.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { headers: V });
   assert.equal(conn.sessionId, 'sess-1');
   conn.negotiated({ protocolVersion: '2025-11-25', openServerStream: true });
-  await new Promise((r) => setTimeout(r, 100));
+  await waitFor(() => s.requests.some((r) => r.method === 'GET'), { what: 'the GET stream request' });
   await conn.close();
   const seen = s.requests.map((r) => [
     r.method,
@@ -66,8 +66,7 @@ test('an invalid session id on the initialize response is a protocol error', asy
   const s = await server((req, res) =>
     json(res, 200, result(req.json?.['id']), { 'mcp-session-id': 'has space\u00e9' }),
   );
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
+  const { conn } = await connectHttp(s.url);
   const error = await rejection(conn.send({ jsonrpc: '2.0', id: 1, method: 'initialize' }));
   assert.equal(error['kind'], 'protocol');
   assert.equal(conn.sessionId, undefined);
@@ -85,8 +84,7 @@ test('a 404 to a request that carried the session id is session_expired and drop
     }
     json(res, 200, result(req.json?.['id']));
   });
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
+  const { conn } = await connectHttp(s.url);
   await conn.send({ jsonrpc: '2.0', id: 1, method: 'initialize' });
   const error = await rejection(conn.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
   assert.equal(error['kind'], 'session_expired');
@@ -110,12 +108,12 @@ test('close() is idempotent and concurrent-safe, aborts in-flight exchanges as c
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(': hold\n\n'); // never answers
   });
-  const conn = new HttpConnection(options(s.url));
-  const c = collector();
-  await conn.start(c.events);
+  const { conn } = await connectHttp(s.url);
   await conn.send({ jsonrpc: '2.0', id: 1, method: 'initialize' });
   const pending = rejection(conn.send({ jsonrpc: '2.0', id: 2, method: 'tools/call' }));
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => s.requests.some((r) => r.json?.['method'] === 'tools/call'), {
+    what: 'the call at the server',
+  });
   const [a, b] = await Promise.all([conn.close(), conn.close()]);
   assert.deepEqual(a, {}, 'an HTTP connection runs no local process');
   assert.deepEqual(a, b);
@@ -134,8 +132,7 @@ test('close() does not wait long for a DELETE that never answers', async () => {
     if (req.method === 'DELETE') return; // hang
     json(res, 200, result(req.json?.['id']), { 'mcp-session-id': 's' });
   });
-  const conn = new HttpConnection(options(s.url));
-  await conn.start(collector().events);
+  const { conn } = await connectHttp(s.url);
   await conn.send({ jsonrpc: '2.0', id: 1, method: 'initialize' });
   const started = performance.now();
   await conn.close();

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { type SseItem, SseParser } from '../../../src/transport/http/sse.js';
+import { cutAt } from '../../helpers/chunks.js';
 
 function parseAll(chunks: string[], max = 1 << 20): { items: SseItem[]; parser: SseParser } {
   const parser = new SseParser({ maxEventChars: max });
@@ -35,15 +36,7 @@ test('the same stream split into single characters gives the same events', () =>
 test('any split of the stream gives the same events', () => {
   fc.assert(
     fc.property(fc.array(fc.nat(stream.length), { maxLength: 12 }), (cuts) => {
-      const points = [...new Set(cuts)].sort((a, b) => a - b);
-      const chunks: string[] = [];
-      let last = 0;
-      for (const p of points) {
-        chunks.push(stream.slice(last, p));
-        last = p;
-      }
-      chunks.push(stream.slice(last));
-      assert.deepEqual(parseAll(chunks).items, expected);
+      assert.deepEqual(parseAll(cutAt(stream, cuts)).items, expected);
     }),
   );
 });

@@ -1,12 +1,14 @@
 /**
  * A real `node:http` server on 127.0.0.1 port 0 for the HTTP transport tests: records every request
  * (method, path, headers, body) and answers through a per-test handler. Also a silent TCP server.
+ * The connection side (`options`, `collector`, `rejection`, `connectHttp`) is in `test/helpers/http-once.ts`.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { after } from 'node:test';
-import type { HttpTransportOptions } from '../../../src/transport/options.js';
+import { listenLocal, readBody } from '../../helpers/http-server.js';
+
+export { collector, options, rejection } from '../../helpers/http-once.js';
 
 export interface Recorded {
   method: string;
@@ -30,38 +32,36 @@ export async function startServer(handler: Handler): Promise<TestServer> {
   const requests: Recorded[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((raw, res) => {
-    const chunks: Buffer[] = [];
-    raw.on('data', (c: Buffer) => chunks.push(c));
-    raw.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      let json: Record<string, unknown> | undefined;
-      try {
-        json = JSON.parse(body);
-      } catch {
-        json = undefined;
-      }
-      const rec: Recorded = {
-        method: raw.method ?? '',
-        path: raw.url ?? '',
-        headers: raw.headers,
-        body,
-        json,
-        at: performance.now(),
-      };
-      requests.push(rec);
-      Promise.resolve(handler(rec, res, raw)).catch((error) => {
-        res.destroy(error as Error);
-      });
-    });
+    void readBody(raw).then(
+      (body) => {
+        let json: Record<string, unknown> | undefined;
+        try {
+          json = JSON.parse(body);
+        } catch {
+          json = undefined;
+        }
+        const rec: Recorded = {
+          method: raw.method ?? '',
+          path: raw.url ?? '',
+          headers: raw.headers,
+          body,
+          json,
+          at: performance.now(),
+        };
+        requests.push(rec);
+        Promise.resolve(handler(rec, res, raw)).catch((error) => {
+          res.destroy(error as Error);
+        });
+      },
+      (error: Error) => res.destroy(error),
+    );
   });
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    url: await listenLocal(server),
     requests,
     close: () =>
       new Promise<void>((resolve) => {
@@ -84,10 +84,8 @@ export async function startSilentServer(): Promise<{
     sockets.add(s);
     s.resume();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    url: await listenLocal(server),
     connections: () => count,
     close: () =>
       new Promise<void>((resolve) => {
@@ -95,10 +93,6 @@ export async function startSilentServer(): Promise<{
         server.close(() => resolve());
       }),
   };
-}
-
-export function options(url: URL, extra: Partial<HttpTransportOptions> = {}): HttpTransportOptions {
-  return { url, headers: {}, maxMessageBytes: 1 << 20, ...extra };
 }
 
 export function json(
@@ -114,36 +108,6 @@ export function json(
 
 export function result(id: unknown, value: Record<string, unknown> = {}): Record<string, unknown> {
   return { jsonrpc: '2.0', id, result: value };
-}
-
-/** Collects delivered messages; `start()` it on a connection. */
-export function collector(): {
-  messages: unknown[];
-  diagnostics: string[];
-  events: { message(v: unknown): void; closed(): void; diagnostic(t: string): void };
-} {
-  const messages: unknown[] = [];
-  const diagnostics: string[] = [];
-  return {
-    messages,
-    diagnostics,
-    events: {
-      message: (v) => messages.push(v),
-      closed: () => undefined,
-      diagnostic: (t) => diagnostics.push(t),
-    },
-  };
-}
-
-export async function rejection(
-  promise: Promise<unknown>,
-): Promise<Record<string, unknown> & { message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Record<string, unknown> & { message: string };
-  }
-  throw new Error('want a rejection, got success');
 }
 
 /** A `startServer` whose servers all close when the test file ends. */

@@ -7,12 +7,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { HttpConnection } from '../../../src/transport/http/index.js';
-import { collector, options, rejection, result, startServer, type TestServer } from './test-server.js';
+import { connectHttp, failedSend } from '../../helpers/http-once.js';
+import { listenLocal, readBody } from '../../helpers/http-server.js';
+import { result, startServer, type TestServer } from './test-server.js';
 
 const cleanups: Array<() => unknown> = [];
 after(async () => {
@@ -59,30 +60,19 @@ test('a self-signed https server is refused without ca (not sent) and accepted w
   skip: pem === undefined && 'openssl not available',
 }, async () => {
   const { key, cert } = pem ?? { key: '', cert: '' };
-  const server = createHttpsServer({ key, cert }, (req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => {
-      body += c.toString();
-    });
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(result(JSON.parse(body).id, { tls: true })));
-    });
+  const server = createHttpsServer({ key, cert }, async (req, res) => {
+    const body = await readBody(req);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(result(JSON.parse(body).id, { tls: true })));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = await listenLocal(server, 'https');
   cleanups.push(() => new Promise((r) => server.close(r)));
-  const url = new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
 
-  const plain = new HttpConnection(options(url));
-  await plain.start(collector().events);
-  const error = await rejection(plain.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+  const { error } = await failedSend(url);
   assert.equal(error['kind'], 'transport');
   assert.equal(error['delivery'], 'not_sent');
-  await plain.close();
 
-  const trusting = new HttpConnection(options(url, { ca: [cert] }));
-  const c = collector();
-  await trusting.start(c.events);
+  const { conn: trusting, c } = await connectHttp(url, { ca: [cert] });
   await trusting.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
   assert.deepEqual(c.messages, [result(2, { tls: true })]);
   await trusting.close();
@@ -110,7 +100,7 @@ test('proxy routes the exchange through a CONNECT proxy', async () => {
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const proxyUrl = (await listenLocal(proxy)).origin;
   cleanups.push(
     () =>
       new Promise((r) => {
@@ -118,10 +108,7 @@ test('proxy routes the exchange through a CONNECT proxy', async () => {
         proxy.close(r);
       }),
   );
-  const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-  const conn = new HttpConnection(options(target.url, { proxy: proxyUrl }));
-  const c = collector();
-  await conn.start(c.events);
+  const { conn, c } = await connectHttp(target.url, { proxy: proxyUrl });
   await conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
   await conn.close();
   assert.deepEqual(c.messages, [result(1, { proxied: true })]);

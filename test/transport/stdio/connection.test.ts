@@ -5,14 +5,15 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { isErrorKind } from '../../../src/errors/index.js';
 import { StdioConnection } from '../../../src/transport/stdio/index.js';
-import { fixtureOptions, open, Recorder, request } from './harness.js';
+import { must } from '../../helpers/must.js';
+import { firstText, fixtureOptions, isReceived, open, Recorder, request } from './harness.js';
 
 describe('StdioConnection: messages', () => {
   it('exchanges line-delimited JSON with a real server', async () => {
     const { connection, recorder } = await open('echo-server.mjs');
     assert.equal(connection.kind, 'stdio');
     assert.equal(connection.target, path.basename(process.execPath));
-    assert.ok(connection.pid! > 0);
+    assert.ok(must(connection.pid, 'the server pid') > 0);
     await connection.send(request(1, 'initialize'));
     await connection.send(request(2, 'tools/call', { name: 'echo', arguments: { text: 'héllo\nworld' } }));
     const answer = await recorder.waitFor((m) => m.id === 2);
@@ -34,7 +35,7 @@ describe('StdioConnection: messages', () => {
     await Promise.all(sends);
     await recorder.waitFor((m) => m.id === 50);
     assert.deepEqual(
-      recorder.messages.map((m: any) => m.id),
+      recorder.messages.map((m) => (isReceived(m) ? m.id : undefined)),
       Array.from({ length: 50 }, (_, i) => i + 1),
     );
     await connection.close();
@@ -156,7 +157,7 @@ describe('StdioConnection: start', () => {
       const { connection, recorder } = await open('print-env.mjs', [], { env: { SERVER_SETTING: 'on' } });
       await connection.send(request(1, 'tools/call', { name: 'env' }));
       const answer = await recorder.waitFor((m) => m.id === 1);
-      const env = JSON.parse(answer.result.content[0].text);
+      const env = JSON.parse(firstText(answer));
       assert.equal(env.AUTOS_MCP_TEST_PARENT_SECRET, undefined);
       assert.equal(env.SERVER_SETTING, 'on');
       assert.equal(env.PATH, process.env['PATH']);

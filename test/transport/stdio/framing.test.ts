@@ -2,19 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { LineDecoder } from '../../../src/transport/stdio/framing.js';
-
-/** Splits `bytes` at the given cut points (sorted, deduplicated, within range). */
-function split(bytes: Buffer, cuts: number[]): Buffer[] {
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Buffer[] = [];
-  let last = 0;
-  for (const p of points) {
-    out.push(bytes.subarray(last, p));
-    last = p;
-  }
-  out.push(bytes.subarray(last));
-  return out;
-}
+import { cutAt } from '../../helpers/chunks.js';
+import { must } from '../../helpers/must.js';
 
 function decodeAll(decoder: LineDecoder, chunks: Buffer[]) {
   const values: unknown[] = [];
@@ -37,7 +26,7 @@ describe('LineDecoder', () => {
         fc.array(fc.nat(), { maxLength: 20 }),
         (values, crlf, cuts) => {
           const text = values.map((v, i) => JSON.stringify(v) + (crlf[i] ? '\r\n' : '\n')).join('');
-          const { values: got, error } = decodeAll(new LineDecoder(1 << 20), split(Buffer.from(text), cuts));
+          const { values: got, error } = decodeAll(new LineDecoder(1 << 20), cutAt(Buffer.from(text), cuts));
           assert.equal(error, undefined);
           assert.deepEqual(got, JSON.parse(JSON.stringify(values)));
         },
@@ -89,9 +78,10 @@ describe('LineDecoder', () => {
     const line = `Authorization: Bearer abcdefghijklmnop ${'z'.repeat(500)}`;
     const r = new LineDecoder(10_000).feed(Buffer.from(`${line}\n`));
     assert.equal(r.error?.type, 'not_json');
-    assert.match(r.error!.message, /not JSON/);
-    assert.doesNotMatch(r.error!.message, /abcdefghijklmnop/);
-    assert.ok(r.error!.message.length < 160, `got ${r.error!.message.length} chars`);
+    const { message } = must(r.error, 'the framing error');
+    assert.match(message, /not JSON/);
+    assert.doesNotMatch(message, /abcdefghijklmnop/);
+    assert.ok(message.length < 160, `got ${message.length} chars`);
   });
 
   it('ignores empty and whitespace-only lines', () => {

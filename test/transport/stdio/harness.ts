@@ -2,11 +2,13 @@
  * Test harness for the stdio transport: starts a fixture server (a real `node` child) through
  * StdioConnection and records what the connection reports, with helpers to await a message or the close.
  */
+import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { McpError } from '../../../src/errors/index.js';
 import type { StdioTransportOptions } from '../../../src/transport/options.js';
 import { StdioConnection } from '../../../src/transport/stdio/index.js';
+import { waitFor } from '../../helpers/wait.js';
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures');
 
@@ -25,50 +27,68 @@ export function fixtureOptions(
   } satisfies StdioTransportOptions;
 }
 
+/** A message the server sent, with the fields tests look at; a fixture may leave any of them out. */
+export interface Received {
+  readonly id?: unknown;
+  readonly method?: unknown;
+  readonly params?: unknown;
+  readonly result?: unknown;
+  readonly error?: unknown;
+}
+
+/** Whether a received JSON value is an object, so that its fields can be read. */
+export function isReceived(value: unknown): value is Received {
+  return typeof value === 'object' && value !== null;
+}
+
+/** `value[key]` when `value` is an object (a received message or a part of one), else undefined. */
+function field(value: unknown, key: string | number): unknown {
+  return typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
+}
+
+/** The pids a fixture's notification reports in `params.data.pids`, failing unless they are all numbers. */
+export function reportedPids(note: Received): number[] {
+  const pids = field(field(note.params, 'data'), 'pids');
+  assert.ok(typeof pids === 'object' && pids !== null, `want params.data.pids, got ${JSON.stringify(note)}`);
+  const all: unknown[] = Object.values(pids);
+  const numbers = all.filter((pid): pid is number => typeof pid === 'number');
+  assert.equal(numbers.length, all.length, `want every pid a number, got ${JSON.stringify(pids)}`);
+  return numbers;
+}
+
+/** The text of the first content block of a `tools/call` answer, failing the test when there is none. */
+export function firstText(answer: Received): string {
+  const text = field(field(field(answer.result, 'content'), 0), 'text');
+  assert.ok(typeof text === 'string', `want result.content[0].text, got ${typeof text}`);
+  return text;
+}
+
 export class Recorder {
   readonly messages: unknown[] = [];
   closedWith: McpError | undefined;
   closedCount = 0;
-  readonly #waiters: Array<() => void> = [];
 
   readonly events = {
     message: (value: unknown): void => {
       this.messages.push(value);
-      this.#wake();
     },
     closed: (error: McpError): void => {
       this.closedCount++;
       this.closedWith = error;
-      this.#wake();
     },
   };
 
-  #wake(): void {
-    for (const waiter of this.#waiters.splice(0)) waiter();
-  }
-
   /** Resolves with the first message matching `predicate` (already received or future); rejects after `ms`. */
-  async waitFor(predicate: (value: any) => boolean, ms = 5000): Promise<any> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = this.messages.find(predicate);
-      if (found !== undefined) return found;
-      if (Date.now() > deadline)
-        throw new Error(`timed out waiting for a message; got ${this.messages.length}`);
-      await new Promise<void>((resolve) => {
-        this.#waiters.push(resolve);
-        setTimeout(resolve, 50);
-      });
-    }
+  waitFor(predicate: (value: Received) => boolean, ms = 5000): Promise<Received> {
+    return waitFor(() => this.messages.find((m): m is Received => isReceived(m) && predicate(m)), {
+      timeoutMs: ms,
+      what: `a matching message (${this.messages.length} received at the start)`,
+    });
   }
 
-  async waitClosed(ms = 5000): Promise<McpError> {
-    const deadline = Date.now() + ms;
-    while (this.closedWith === undefined) {
-      if (Date.now() > deadline) throw new Error('timed out waiting for closed()');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return this.closedWith;
+  /** Resolves with the error `closed()` reported; rejects after `ms`. */
+  waitClosed(ms = 5000): Promise<McpError> {
+    return waitFor(() => this.closedWith, { timeoutMs: ms, what: 'closed()' });
   }
 }
 

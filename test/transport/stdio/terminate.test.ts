@@ -1,33 +1,24 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { trackedCount } from '../../../src/transport/stdio/exit-hook.js';
-import { fixtureOptions, open, request } from './harness.js';
+import { must } from '../../helpers/must.js';
+import { alive } from '../../helpers/proc.js';
+import { eventually, once } from '../../helpers/wait.js';
+import { fixtureOptions, open, reportedPids, request } from './harness.js';
 
 const linux = process.platform === 'linux';
-
-/** Verified through /proc: a pid is alive when its stat exists and its state is not zombie. */
-function aliveOnLinux(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 describe('StdioConnection: shutdown', { skip: !linux && 'needs /proc' }, () => {
   it('close() ends the whole process tree, including a grandchild that called setsid', async () => {
     const { connection, recorder } = await open('grandchildren.mjs');
     const note = await recorder.waitFor((m) => m.method === 'notifications/message');
-    const pids: Record<string, number> = note.params.data.pids;
-    const all = [connection.pid!, ...Object.values(pids)];
-    for (const pid of all) assert.ok(aliveOnLinux(pid), `pid ${pid} should run before close`);
+    const all = [must(connection.pid, 'the server pid'), ...reportedPids(note)];
+    for (const pid of all) assert.ok(alive(pid), `pid ${pid} should run before close`);
     const report = await connection.close({ graceMs: 500 });
-    const left = all.filter(aliveOnLinux);
+    const left = all.filter(alive);
     assert.deepEqual(left, [], `want none alive, got ${left.join(',')}`);
     assert.equal(report.process?.activeProcesses, 0);
     assert.equal(report.process?.ended, 'exited', 'the server itself exits when stdin closes');
@@ -36,13 +27,13 @@ describe('StdioConnection: shutdown', { skip: !linux && 'needs /proc' }, () => {
   it('a server that ignores SIGTERM and stdin EOF is SIGKILLed after the grace periods', async () => {
     const { connection, recorder } = await open('ignore-sigterm.mjs');
     await recorder.waitFor((m) => m.method === 'notifications/message');
-    const pid = connection.pid!;
+    const pid = must(connection.pid, 'the server pid');
     const started = Date.now();
     const report = await connection.close({ graceMs: 300 });
     assert.equal(report.process?.ended, 'sigkill');
     assert.equal(report.process?.signal, 'SIGKILL');
     assert.equal(report.process?.activeProcesses, 0);
-    assert.ok(!aliveOnLinux(pid));
+    assert.ok(!alive(pid));
     assert.ok(Date.now() - started >= 600, 'it waited both grace periods');
   });
 
@@ -79,7 +70,7 @@ describe('StdioConnection: shutdown', { skip: !linux && 'needs /proc' }, () => {
     const script = `
       import { StdioConnection } from ${JSON.stringify(path.resolve(here, '../../../src/transport/stdio/index.ts'))};
       const c = new StdioConnection(${JSON.stringify(fixtureOptions('grandchildren.mjs'))});
-      await c.start({ message: (m) => { if (m.method) { console.log(JSON.stringify([c.pid, ...Object.values(m.params.data.pids)])); setTimeout(() => process.exit(0), 100); } }, closed() {} });
+      await c.start({ message: (m) => { if (m.method) { process.stdout.write(JSON.stringify([c.pid, ...Object.values(m.params.data.pids)]) + '\\n', () => process.exit(0)); } }, closed() {} });
     `;
     const host = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -88,10 +79,12 @@ describe('StdioConnection: shutdown', { skip: !linux && 'needs /proc' }, () => {
     host.stdout.on('data', (d) => {
       out += d;
     });
-    await new Promise((resolve) => host.once('exit', resolve));
+    await once(host, 'exit', { timeoutMs: 30_000, what: 'the host process to exit' });
     const pids: number[] = JSON.parse(out.trim());
     assert.equal(pids.length, 5);
-    const left = pids.filter(aliveOnLinux);
+    // The exit hook's SIGKILLs land a moment after the host is gone: wait for them, bounded.
+    await eventually(() => !pids.some(alive), { timeoutMs: 2000 });
+    const left = pids.filter(alive);
     assert.deepEqual(left, [], `want none alive after host exit, got ${left.join(',')}`);
   });
 });
@@ -110,10 +103,10 @@ describe('StdioConnection: isolate', { skip: !linux && 'Linux only' }, () => {
     const { connection, recorder } = opened;
     const note = await recorder.waitFor((m) => m.method === 'notifications/message');
     // Inside the namespace the server is pid 1's child, so the pids it reports are small namespace pids.
-    assert.ok(Object.values(note.params.data.pids as Record<string, number>).every((pid) => pid < 100));
-    const unsharePid = connection.pid!;
+    assert.ok(reportedPids(note).every((pid) => pid < 100));
+    const unsharePid = must(connection.pid, 'the unshare pid');
     const report = await connection.close({ graceMs: 500 });
     assert.equal(report.process?.activeProcesses, 0);
-    assert.ok(!aliveOnLinux(unsharePid));
+    assert.ok(!alive(unsharePid));
   });
 });

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { isErrorKind } from '../../../src/errors/index.js';
 import { buildWindowsCommandLine, resolveWindowsCommand } from '../../../src/transport/stdio/index.js';
+import { must } from '../../helpers/must.js';
 
 /** The MSVC CRT (2008+) argument parser, which node.exe and most programs behind a .cmd shim use. */
 function crtParse(line: string): string[] {
@@ -54,7 +55,7 @@ function metacharOutsideQuotes(line: string): string | undefined {
 
 /** The line after `/s /c` with its outer quotes removed, as cmd.exe /s does. */
 function innerLine(args: string[]): string {
-  const last = args[args.length - 1]!;
+  const last = must(args[args.length - 1], 'the line after /s /c');
   assert.ok(last.startsWith('"') && last.endsWith('"'));
   return last.slice(1, -1);
 }

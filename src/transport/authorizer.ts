@@ -1,9 +1,9 @@
 /**
- * The authorization seam of the HTTP transport: an `Authorizer` is asked for the `Authorization` value
+ * The authorization seam of network transports (Streamable HTTP today): an `Authorizer` is asked for the `Authorization` value
  * before every request and told about every 401 and 403 with the parsed challenges. OAuth plugs in here;
  * a static `authToken` is the simplest authorizer. Spec: S25/basic/authorization.
  */
-import type { AuthChallenge } from '../../errors/index.js';
+import type { AuthChallenge } from '../errors/index.js';
 
 /** The request an `Authorization` value is asked for. */
 export interface AuthorizationRequest {

@@ -1,0 +1,28 @@
+/** What every request accepts from the caller: a deadline that progress restarts, a hard cap, a signal. */
+
+/** A `notifications/progress` update for one call. */
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Options every request accepts. */
+export interface CallOptions {
+  /** Deadline in ms; restarts on each progress update of this call (see `maxTotalTimeoutMs`). */
+  timeoutMs?: number;
+  /** Hard cap in ms however much progress arrives. Default: 5 × the deadline. */
+  maxTotalTimeoutMs?: number;
+  /** Aborting cancels the call at once: `kind: 'cancelled'`. */
+  signal?: AbortSignal;
+  /** Called for each progress update the server sends for this call. */
+  onProgress?: (progress: Progress) => void;
+}
+
+/** What the client layers add per request on top of the caller's options. */
+export interface EngineRequestOptions extends CallOptions {
+  headers?: Readonly<Record<string, string>> | undefined;
+  resumable?: boolean | undefined;
+  /** `initialize` MUST NOT be cancelled (S25/basic/utilities/cancellation). */
+  noCancelNotification?: boolean | undefined;
+}
