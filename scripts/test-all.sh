@@ -14,6 +14,35 @@ if [ -n "${CI:-}" ] || [ ! -d node_modules ] || ! cmp -s package-lock.json node_
   npm ci --no-audit --no-fund
 fi
 
+step "PostgreSQL server binaries (test/helpers/postgres.ts starts its own throwaway cluster)"
+# Debian's postgresql package, only when no /usr/lib/postgresql/<major>/bin/initdb exists yet. The system's
+# own cluster is neither created nor started: a createcluster.d drop-in turns off the "main" cluster, and a
+# policy-rc.d (put in place only for this install, when none exists) stops the service from starting.
+if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+  echo "found $(compgen -G '/usr/lib/postgresql/*/bin/initdb' | sort -V | tail -n 1)"
+else
+  as_root=()
+  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  "${as_root[@]}" mkdir -p /etc/postgresql-common/createcluster.d
+  echo 'create_main_cluster = off' | "${as_root[@]}" tee /etc/postgresql-common/createcluster.d/autos-mcp-no-main.conf >/dev/null
+  policy_added=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | "${as_root[@]}" tee /usr/sbin/policy-rc.d >/dev/null
+    "${as_root[@]}" chmod 755 /usr/sbin/policy-rc.d
+    policy_added=1
+  fi
+  pg_install() {
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql
+  }
+  # Package lists are fetched first when apt knows no postgresql (fresh image), and again if the install
+  # fails on stale lists.
+  if ! apt-cache show postgresql >/dev/null 2>&1; then "${as_root[@]}" apt-get update; fi
+  pg_install || { "${as_root[@]}" apt-get update && pg_install; } || pg_failed=1
+  if [ -n "$policy_added" ]; then "${as_root[@]}" rm -f /usr/sbin/policy-rc.d; fi
+  if [ -n "${pg_failed:-}" ]; then echo "could not install postgresql" >&2; exit 1; fi
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || { echo "postgresql installed, but no /usr/lib/postgresql/*/bin/initdb" >&2; exit 1; }
+fi
+
 step "build"
 npm run build --silent
 

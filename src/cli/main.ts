@@ -4,7 +4,7 @@
  */
 
 import type { ServerConfig } from '../client/index.js';
-import { callTool, isMcpError, withClient } from '../client/index.js';
+import { type Client, connect, isMcpError, type ToolCallOutcome } from '../client/index.js';
 import { type ParsedArgs, parseArgs, targetConfig, UsageError } from './args.js';
 import { runDemo } from './demo.js';
 import { formatError, formatResult, formatTools } from './format.js';
@@ -115,7 +115,7 @@ async function toolsCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
   const config = targetConfig(parsed);
   if (parsed.positionals.length > 0)
     throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
-  const list = await withClient(config, (client) => client.listToolsDetailed());
+  const list = await withServer(config, io, (client) => client.listToolsDetailed());
   io.stdout.write(parsed.json ? `${JSON.stringify(list)}\n` : formatTools(list.tools, list.excluded));
   return EXIT.ok;
 }
@@ -136,9 +136,11 @@ async function callCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
       throw new UsageError('json-args must be a JSON object');
   }
   const bar = progressBar(io.stderr);
-  let result: Awaited<ReturnType<typeof callTool>>;
+  let result: ToolCallOutcome;
   try {
-    result = await callTool(config, tool, args, { onProgress: (p) => bar.update(p) });
+    result = await withServer(config, io, (client) =>
+      client.callTool(tool, args, { onProgress: (p) => bar.update(p) }),
+    );
   } finally {
     bar.done();
   }
@@ -149,7 +151,7 @@ async function callCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
 
 async function discoverCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
   const config = targetConfig(parsed);
-  const facts = await withClient(config, async (client) => ({
+  const facts = await withServer(config, io, async (client) => ({
     protocolVersion: client.protocolVersion,
     transport: client.transport,
     ...(await client.discover()),
@@ -171,4 +173,30 @@ async function discoverCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
     );
   io.stdout.write(`${lines.map((l) => l.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '')).join('\n')}\n`);
   return EXIT.ok;
+}
+
+/**
+ * Connects, runs `fn`, and closes — also when `fn` throws — then warns once on stderr about what the server
+ * wrote to stdout besides MCP messages (skipped, not fatal).
+ */
+async function withServer<T>(
+  config: ServerConfig,
+  io: CliIo,
+  fn: (client: Client) => Promise<T>,
+): Promise<T> {
+  const client = await connect(config);
+  try {
+    return await fn(client);
+  } finally {
+    const skipped = (await client.close()).process?.skippedStdout;
+    if (skipped !== undefined) {
+      const what =
+        skipped.lines === 1
+          ? '1 line that is not an MCP message'
+          : `${skipped.lines} lines that are not MCP messages`;
+      io.stderr.write(
+        `warning: the server wrote ${what} to stdout (skipped); the last: ${skipped.last.at(-1) ?? ''}\n`,
+      );
+    }
+  }
 }

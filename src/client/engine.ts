@@ -134,6 +134,12 @@ export class Engine {
     });
   }
 
+  /** What the connection tolerated that may explain a failure, as a clause to append; '' when nothing. */
+  #note(): string {
+    const note = this.#connection.note?.();
+    return note === undefined ? '' : `; ${note}`;
+  }
+
   /** Why a request cannot be sent at all (it is then `not_sent`), or undefined. */
   #refusal(method: string, signal: AbortSignal | undefined): McpError | undefined {
     const on = `${method} on ${this.#settings.target}`;
@@ -172,7 +178,7 @@ export class Engine {
         `the connection to ${this.#settings.target} was closed by the client`,
       );
       this.#closedError ??= error;
-      this.#pending.rejectAll(error, this.#settings.target);
+      this.#pending.rejectAll(error, this.#settings.target, this.#note());
       this.#closing = this.#connection
         .close()
         .then((report) => ({ ...report, lateResponsesDropped: this.#late.dropped }));
@@ -192,7 +198,7 @@ export class Engine {
     const pending = this.#pending.settle(id);
     if (!pending) return;
     this.#late.remember(id);
-    const text = `${pending.method} on ${this.#settings.target}: ${why}; it was sent and may have run on the server`;
+    const text = `${pending.method} on ${this.#settings.target}: ${why}; it was sent and may have run on the server${this.#note()}`;
     pending.reject(new McpError(kind, text, { delivery: 'unknown' }));
     pending.controller?.abort();
     if (this.#notifyCancel && !pending.noCancel && !this.#closedError) {
@@ -280,7 +286,7 @@ export class Engine {
   #onConnectionClosed(error: McpError, close = false): void {
     if (this.#closedError) return;
     this.#closedError = error;
-    this.#pending.rejectAll(error, this.#settings.target);
+    this.#pending.rejectAll(error, this.#settings.target, this.#note());
     if (close) this.close().catch(() => {});
   }
 }

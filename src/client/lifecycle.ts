@@ -166,15 +166,20 @@ async function detectEra(
         noCancelNotification: true,
       },
     );
-    const modern = MODERN_SUPPORTED.find((v) => discover.supportedVersions.includes(v));
-    if (!modern && discover.supportedVersions.some((v) => LEGACY_COMPATIBLE.includes(v))) {
-      remember(config, 'legacy');
-      return initializeLegacy(wire, config, options);
+    const supported = discover.supportedVersions;
+    const modern = MODERN_SUPPORTED.find((v) => supported.includes(v));
+    if (!modern) {
+      // No version listed (not a 2026 DiscoverResult: some legacy servers answer anything) or only legacy ones.
+      if (supported.length === 0 || supported.some((v) => LEGACY_COMPATIBLE.includes(v))) {
+        remember(config, 'legacy');
+        return initializeLegacy(wire, config, options);
+      }
+      throw new UnsupportedProtocolVersionError(config.target, stance.version ?? MODERN_VERSION, supported);
     }
     remember(config, 'modern');
     return {
       era: 'modern',
-      version: modern ?? stance.version ?? MODERN_VERSION,
+      version: modern,
       serverInfo: discover.serverInfo,
       capabilities: discover.capabilities,
       instructions: discover.instructions,

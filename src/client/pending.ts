@@ -53,7 +53,7 @@ export class PendingTable {
   }
 
   /** Every pending request was handed to `send()`: it may have reached the server (`unknown`). */
-  rejectAll(cause: McpError, target: string): void {
+  rejectAll(cause: McpError, target: string, note = ''): void {
     for (const id of [...this.#map.keys()]) {
       const pending = this.settle(id);
       if (pending === undefined) continue;
@@ -64,7 +64,7 @@ export class PendingTable {
         ...(cause.stderrTail ? { stderrTail: cause.stderrTail } : {}),
       } as const;
       pending.reject(
-        new McpError(cause.kind, `${pending.method} on ${target} failed: ${cause.message}`, options),
+        new McpError(cause.kind, `${pending.method} on ${target} failed: ${cause.message}${note}`, options),
       );
     }
   }

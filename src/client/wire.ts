@@ -12,6 +12,7 @@ import { UNSUPPORTED_PROTOCOL_VERSION } from '../protocol/jsonrpc.js';
 import { legacyRequestHeaders, modernRequestHeaders } from '../protocol/request-headers.js';
 import type { HeaderParam } from '../protocol/tool-headers.js';
 import {
+  carriesVersionHeader,
   type Era,
   META_CLIENT_CAPABILITIES,
   META_CLIENT_INFO,
@@ -114,7 +115,8 @@ export class Wire {
   }
 
   #legacyHeadersFor(version: string | undefined): Record<string, string> | undefined {
-    if (!this.#traits.perMessageHeaders || version === undefined) return undefined;
+    if (!this.#traits.perMessageHeaders || version === undefined || !carriesVersionHeader(version))
+      return undefined;
     if (this.#legacyHeaders?.version !== version) {
       this.#legacyHeaders = { version, headers: legacyRequestHeaders(version) };
     }

@@ -47,6 +47,13 @@ export interface StdioServerConfig extends BaseServerConfig {
   isolate?: boolean | undefined;
   /** How long `close()` waits after closing stdin before SIGTERM, and again before SIGKILL. Default 2000 ms. */
   graceMs?: number | undefined;
+  /**
+   * stdout lines that are not MCP messages (banners, log lines) are skipped and reported; past this many in
+   * all the connection fails with `kind: 'protocol'`. Default 1000; 0 fails on the first.
+   */
+  maxSkippedLines?: number | undefined;
+  /** The same bound in bytes of such lines. Default 1 MiB. */
+  maxSkippedBytes?: number | undefined;
 }
 
 /** A remote server spoken to over Streamable HTTP. */
@@ -92,7 +99,18 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const MAX_TIMEOUT_MS = 2_147_483_647; // setTimeout's ceiling
 
 const COMMON_KEYS = ['timeoutMs', 'maxMessageBytes', 'protocolVersion', 'clientInfo'];
-const STDIO_KEYS = new Set([...COMMON_KEYS, 'command', 'args', 'cwd', 'env', 'stderr', 'isolate', 'graceMs']);
+const STDIO_KEYS = new Set([
+  ...COMMON_KEYS,
+  'command',
+  'args',
+  'cwd',
+  'env',
+  'stderr',
+  'isolate',
+  'graceMs',
+  'maxSkippedLines',
+  'maxSkippedBytes',
+]);
 const BASE_KEYS = new Set(COMMON_KEYS);
 const HTTP_KEYS = new Set([...COMMON_KEYS, 'url', 'headers', 'authToken', 'ca', 'proxy', 'useEnvProxy']);
 
@@ -219,6 +237,13 @@ function normalizeStdio(
   if (cwd !== undefined) stdio.cwd = cwd;
   if (raw['isolate'] === true) stdio.isolate = true;
   if (raw['graceMs'] !== undefined) stdio.graceMs = positiveInt(raw['graceMs'], 'graceMs', 2000, 600_000);
+  for (const key of ['maxSkippedLines', 'maxSkippedBytes'] as const) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 2 ** 31 - 1)
+      fail(`${key} must be a non-negative integer`);
+    stdio[key] = value;
+  }
   const base = command.split(/[\\/]/).pop() ?? command;
   const serverKey = `stdio ${JSON.stringify([command, stdio.args, stdio.cwd ?? ''])}`;
   return { ...common, transport: 'stdio', stdio, target: `stdio server "${base}"`, serverKey };

@@ -8,6 +8,7 @@ import { encodeHeaderValue } from './header-value.js';
 import { isToken } from './http-token.js';
 import type { JsonRpcNotification, JsonRpcRequest } from './jsonrpc.js';
 import { type HeaderParam, paramHeaders } from './tool-headers.js';
+import { carriesVersionHeader } from './versions.js';
 
 /**
  * 2026-07-28 headers for one POST: `MCP-Protocol-Version` (equal to `_meta` protocolVersion, else the
@@ -49,10 +50,11 @@ const NAMED_METHODS = new Set(['tools/call', 'prompts/get']);
 
 /**
  * 2025-11-25 headers: `MCP-Protocol-Version` once negotiated (every request after `initialize`,
- * S25/basic/transports); nothing before. The session id is added by the transport.
+ * S25/basic/transports); nothing before, and nothing for a revision that predates the header (2025-03-26,
+ * 2024-11-05). The session id is added by the transport.
  */
 export function legacyRequestHeaders(protocolVersion?: string): Record<string, string> {
-  if (protocolVersion === undefined) return {};
+  if (protocolVersion === undefined || !carriesVersionHeader(protocolVersion)) return {};
   if (!isToken(protocolVersion)) throw new McpError('config', 'protocol version is not a header-safe token');
   return { 'MCP-Protocol-Version': protocolVersion };
 }

@@ -13,10 +13,20 @@ export const MODERN_VERSION = '2026-07-28';
 
 /**
  * Versions a server may answer `initialize` with that share the 2025-11-25 lifecycle (S25/basic/lifecycle:
- * the client disconnects from anything it does not support). 2026-07-28 is never accepted from
- * `initialize`: modern servers do not use it.
+ * the client disconnects from anything it does not support). Older revisions are accepted for what they
+ * share with 2025-11-25 (tools, ping, progress, cancellation, logging; docs/versions.md says what differs).
+ * 2026-07-28 is never accepted from `initialize`: modern servers do not use it.
  */
-export const LEGACY_COMPATIBLE: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26'];
+export const LEGACY_COMPATIBLE: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+/** The first revision whose HTTP requests carry `MCP-Protocol-Version` (S25/basic/transports). */
+const VERSION_HEADER_SINCE = '2025-06-18';
+
+/** True when requests of this negotiated revision carry the `MCP-Protocol-Version` header. */
+export function carriesVersionHeader(version: string): boolean {
+  // Revisions are dates: their string order is their time order.
+  return version >= VERSION_HEADER_SINCE;
+}
 
 /** Modern (stateless) revisions this client can send, most preferred first. */
 export const MODERN_SUPPORTED: readonly string[] = [MODERN_VERSION];

@@ -93,6 +93,18 @@ export interface ProcessReport {
   ended: 'exited' | 'sigterm' | 'sigkill' | 'not_started' | 'none';
   /** Bounded, redacted tail of the server's stderr ('' when not captured). */
   stderrTail: string;
+  /** stdout lines that were not MCP messages and were skipped (absent when there were none). */
+  skippedStdout?: SkippedStdout;
+}
+
+/** What a stdio server wrote to stdout besides MCP messages. */
+export interface SkippedStdout {
+  /** Lines skipped in all. */
+  lines: number;
+  /** Bytes of those lines in all. */
+  bytes: number;
+  /** The last few, each cut to ~80 characters, redacted, control characters removed, quoted. */
+  last: string[];
 }
 
 /** What a connection's `close()` found. Transport-specific parts are present only where they apply. */
@@ -134,5 +146,10 @@ export interface Connection {
   send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
   /** The handshake is over; called once, before any call of the user's. */
   negotiated(session: NegotiatedSession): void;
+  /**
+   * One sentence on what the connection tolerated that may explain a failure (e.g. stdout lines skipped),
+   * added to the messages of calls that time out or fail with the connection; undefined when there is none.
+   */
+  note?(): string | undefined;
   close(): Promise<ConnectionCloseReport>;
 }

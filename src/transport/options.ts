@@ -19,6 +19,10 @@ export interface StdioTransportOptions {
   isolate?: boolean;
   /** How long close() waits after closing stdin before SIGTERM, and again before SIGKILL. Default 2000 ms. */
   graceMs?: number;
+  /** stdout lines that are not MCP messages tolerated in all before the connection fails. Default 1000. */
+  maxSkippedLines?: number;
+  /** Bytes of such lines tolerated in all. Default 1 MiB. */
+  maxSkippedBytes?: number;
 }
 
 export interface HttpTransportOptions {

@@ -28,6 +28,17 @@ before(() => {
 });
 
 describe('autos-mcp CLI', () => {
+  test('a server that writes log lines to stdout works, with one warning line on stderr', () => {
+    const noisy = ['--', process.execPath, 'test/fixtures/noisy-server.mjs', 'between'];
+    const run = cli(['call', 'echo', '{"text":"through the noise"}', ...noisy]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /through the noise/);
+    const warnings = run.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    assert.equal(warnings.length, 1, `want one warning line, got:\n${run.stderr}`);
+    assert.match(warnings[0] ?? '', /wrote 4 lines that are not MCP messages to stdout \(skipped\)/);
+    assert.doesNotMatch(run.stderr, /supersecretvalue123/);
+  });
+
   test('--help prints usage and exits 0; no command exits 2', () => {
     const help = cli(['--help']);
     assert.equal(help.code, 0);

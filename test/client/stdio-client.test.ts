@@ -137,9 +137,9 @@ describe('delivery semantics', () => {
 });
 
 describe('hostile and broken servers', () => {
-  test('garbage on stdout fails the connection with a protocol error, not a crash', async () => {
+  test('garbage on stdout past maxSkippedLines fails the connection with a protocol error, not a crash', async () => {
     await assert.rejects(
-      withClient(fixture('garbage-stdout.mjs'), (client) => client.listTools()),
+      withClient(fixture('garbage-stdout.mjs', [], { maxSkippedLines: 0 }), (client) => client.listTools()),
       (error: unknown) => isMcpError(error) && error.kind === 'protocol',
     );
   });

@@ -23,9 +23,14 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((client) => client.close()));
 });
 
-async function open(mode: string, extra: string[] = [], onLog?: () => void): Promise<Client> {
+async function open(
+  mode: string,
+  extra: string[] = [],
+  onLog?: () => void,
+  config: { maxSkippedLines?: number } = {},
+): Promise<Client> {
   const client = await connect(
-    fixture('hostile-server.mjs', [mode, ...extra], { timeoutMs: 5000, graceMs: 500 }),
+    fixture('hostile-server.mjs', [mode, ...extra], { timeoutMs: 5000, graceMs: 500, ...config }),
     onLog ? { onLog } : {},
   );
   opened.push(client);
@@ -51,7 +56,11 @@ async function rejection(promise: Promise<unknown>): Promise<McpError> {
   }
 }
 
-/** Modes that poison the connection: every call in flight rejects, later calls are refused, close is clean. */
+/**
+ * Modes that poison the connection: every call in flight rejects, later calls are refused, close is clean.
+ * Lines that are not MCP messages are skipped up to `maxSkippedLines` (test/client/stdout-noise.test.ts);
+ * with 0 the first one fails the connection, which is what these tests push on.
+ */
 const FATAL: ReadonlyArray<readonly [string, string, readonly string[]]> = [
   ['random-bytes', 'random bytes on stdout', ['protocol']],
   ['truncated', 'a line cut inside a JSON value', ['protocol']],
@@ -65,7 +74,7 @@ const FATAL: ReadonlyArray<readonly [string, string, readonly string[]]> = [
 describe('hostile servers: connection-fatal garbage', () => {
   for (const [mode, what, kinds] of FATAL) {
     it(`${what}: calls in flight reject with McpError ${kinds.join('/')}, later calls are refused, 0 processes left`, async () => {
-      const client = await open(mode);
+      const client = await open(mode, [], undefined, { maxSkippedLines: 0 });
       const first = client.callTool('echo', { text: unique('first') });
       const second = client.callTool('echo', { text: unique('second') });
       const [a, b] = await Promise.all([rejection(first), rejection(second)]);

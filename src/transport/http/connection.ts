@@ -7,6 +7,7 @@ import { debuglog } from 'node:util';
 import type { Dispatcher } from 'undici';
 import { McpError } from '../../errors/index.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import { carriesVersionHeader } from '../../protocol/versions.js';
 import { type Authorizer, bearerAuthorizer } from '../authorizer.js';
 import type {
   Connection,
@@ -132,9 +133,10 @@ export class HttpConnection implements Connection {
     }
   }
 
-  /** GET and DELETE carry the negotiated version; 2025 clients that answer server requests get the GET stream. */
+  /** GET and DELETE carry the negotiated version (from 2025-06-18 on); clients that answer server requests get the GET stream. */
   negotiated(session: NegotiatedSession): void {
-    this.shell.headers.setProtocolVersion(session.protocolVersion);
+    if (carriesVersionHeader(session.protocolVersion))
+      this.shell.headers.setProtocolVersion(session.protocolVersion);
     if (session.openServerStream) this.listen();
   }
 

@@ -65,7 +65,9 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
   }
   try {
     if (status < 200 || status >= 300) {
-      await failedStatus(shell, label, status, resHeaders, body, sessionSent);
+      await failedStatus(shell, label, status, resHeaders, body, sessionSent).catch((error: unknown) => {
+        throw isInitialize ? withOldSseHint(error, status) : error;
+      });
       return;
     }
     if (isInitialize) shell.headers.adoptSession(readSessionId(resHeaders[SESSION_HEADER], shell.target));
@@ -281,4 +283,18 @@ function parseJson(text: string, label: string): unknown {
   } catch (cause) {
     throw new McpError('protocol', `${label}: the response body is not JSON`, { delivery: 'unknown', cause });
   }
+}
+
+/**
+ * A 404 or 405 to `initialize` is what an endpoint of the deprecated HTTP+SSE transport (2024-11-05: a GET
+ * stream plus a separate POST URL) answers a Streamable HTTP POST with: say so, since it is not supported.
+ */
+function withOldSseHint(error: unknown, status: number): unknown {
+  if (!(error instanceof McpError) || error.kind !== 'transport' || (status !== 404 && status !== 405))
+    return error;
+  return new McpError(
+    'transport',
+    `${error.message}; if this is a server on the deprecated HTTP+SSE transport (2024-11-05), that transport is not supported: use its Streamable HTTP endpoint, or run it over stdio`,
+    { delivery: error.delivery, status, cause: error },
+  );
 }

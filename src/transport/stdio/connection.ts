@@ -8,6 +8,7 @@ import type { Writable } from 'node:stream';
 import { debuglog } from 'node:util';
 import { McpError } from '../../errors/index.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
+import { classify } from '../../protocol/jsonrpc.js';
 import type {
   Connection,
   ConnectionCloseReport,
@@ -17,8 +18,9 @@ import type {
 } from '../connection.js';
 import type { StdioTransportOptions } from '../options.js';
 import { track, untrack } from './exit-hook.js';
-import { LineDecoder } from './framing.js';
+import { LineDecoder, type SkippedLine } from './framing.js';
 import { ServerTree } from './server-tree.js';
+import { DEFAULT_MAX_SKIPPED_BYTES, DEFAULT_MAX_SKIPPED_LINES, SkippedLines } from './skipped.js';
 import { commandTarget, spawnServer } from './spawn.js';
 import { StderrRing } from './stderr-ring.js';
 import { type ExitInfo, terminate } from './terminate.js';
@@ -52,6 +54,8 @@ export class StdioConnection implements Connection {
   readonly #options: StdioTransportOptions;
   readonly #decoder: LineDecoder;
   readonly #stderr = new StderrRing();
+  readonly #skipped: SkippedLines;
+  #overflowed = false;
   #state: State = 'new';
   #starting: Promise<void> | undefined;
   #child: ChildProcess | undefined;
@@ -70,7 +74,12 @@ export class StdioConnection implements Connection {
   constructor(options: StdioTransportOptions) {
     this.#options = options;
     this.target = commandTarget(options.command);
-    this.#decoder = new LineDecoder(options.maxMessageBytes);
+    // JSON that is not a JSON-RPC message (a JSON log line) is skipped like any other noise.
+    this.#decoder = new LineDecoder(options.maxMessageBytes, isMessage);
+    this.#skipped = new SkippedLines(
+      options.maxSkippedLines ?? DEFAULT_MAX_SKIPPED_LINES,
+      options.maxSkippedBytes ?? DEFAULT_MAX_SKIPPED_BYTES,
+    );
   }
 
   /** The server's process id once spawned. */
@@ -215,6 +224,7 @@ export class StdioConnection implements Connection {
     child.stdout?.destroy();
     child.stderr?.destroy();
     child.stdin?.destroy();
+    const skippedStdout = this.#skipped.report();
     const report = {
       pid: child.pid,
       activeProcesses: result.activeProcesses,
@@ -222,6 +232,7 @@ export class StdioConnection implements Connection {
       signal: this.#exit?.signal ?? null,
       ended: result.ended,
       stderrTail: this.#stderr.tail(),
+      ...(skippedStdout === undefined ? {} : { skippedStdout }),
     };
     debug('stdio %s: closed (ended %s, %d left)', this.target, report.ended, report.activeProcesses);
     return { process: report };
@@ -229,15 +240,36 @@ export class StdioConnection implements Connection {
 
   #onStdout(chunk: Buffer): void {
     if (this.#silenced) return;
-    const { values, error } = this.#decoder.feed(chunk);
+    const { values, skipped, error } = this.#decoder.feed(chunk);
+    if (skipped !== undefined && this.#onSkipped(skipped)) return;
     for (const value of values) {
       if (this.#silenced) return;
       this.#events.message(value);
     }
     if (error) {
-      const kind = error.type === 'too_large' ? 'too_large' : 'protocol';
-      this.#fail(new McpError(kind, `${this.target}: ${error.message}`, this.#errorOptions()));
+      this.#fail(new McpError('too_large', `${this.target}: ${error.message}`, this.#errorOptions()));
     }
+  }
+
+  /** Records skipped lines; true when that exceeded a bound and the connection failed. */
+  #onSkipped(lines: readonly SkippedLine[]): boolean {
+    for (const line of lines) {
+      const over = this.#skipped.record(line.bytes, line.preview);
+      this.#events.diagnostic?.(`skipped a stdout line that is not an MCP message: ${line.preview}`);
+      if (over !== undefined) {
+        this.#overflowed = true;
+        const why = `${this.target} wrote ${over} to stdout that are not MCP messages; the last: ${line.preview}`;
+        this.#fail(new McpError('protocol', why, this.#errorOptions()));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** What was tolerated, for the messages of calls that fail: the stdout lines skipped. */
+  note(): string | undefined {
+    // After an overflow the failure itself says what was skipped.
+    return this.#overflowed ? undefined : this.#skipped.sentence();
   }
 
   #onExit(code: number | null, signal: NodeJS.Signals | null): void {
@@ -287,4 +319,9 @@ export class StdioConnection implements Connection {
       cause === undefined ? { delivery: 'not_sent' as const } : { delivery: 'not_sent' as const, cause };
     return new McpError('closed', `${operation} on ${this.target}: connection ${state}`, options);
   }
+}
+
+/** A value that is a JSON-RPC message; anything else on stdout is noise. */
+function isMessage(value: unknown): boolean {
+  return classify(value).type !== 'invalid';
 }

@@ -1,6 +1,8 @@
 /**
  * Pure line-delimited JSON decoder for the stdio transport: one JSON-RPC message per `\n`-terminated line,
- * `\r\n` tolerated, empty lines ignored (S25/basic/transports, S26/basic/transports/stdio).
+ * `\r\n` tolerated, empty lines ignored, a UTF-8 byte-order mark before the first line removed
+ * (S25/basic/transports, S26/basic/transports/stdio). A line that is not JSON is skipped and reported, not
+ * fatal: servers print banners and log lines there, and the shell decides how many it tolerates.
  * Cost is linear in the bytes fed: chunks are kept in a list and joined once, when their line ends;
  * only each new chunk is scanned for `\n`, and a line crossing `maxMessageBytes` fails at once.
  */
@@ -8,32 +10,51 @@ import { redact } from '../../internal/redact.js';
 
 /** A decoding failure, as data: the shell turns it into an `McpError`. */
 export interface FramingError {
-  type: 'too_large' | 'not_json';
-  /** Human-readable, redacted, at most ~80 characters of the offending line. */
+  type: 'too_large';
   message: string;
 }
 
-/** What one `feed()` produced: the parsed values in order, then at most one error (after which the decoder is dead). */
+/** A line that was not JSON, skipped. */
+export interface SkippedLine {
+  /** The line's length in bytes. */
+  bytes: number;
+  /** Its start, redacted, control characters removed, at most ~80 characters, quoted. */
+  preview: string;
+}
+
+/**
+ * What one `feed()` produced: the parsed values in order, the lines skipped (absent when none), then at
+ * most one error (after which the decoder is dead).
+ */
 export interface FeedResult {
   values: unknown[];
+  skipped?: SkippedLine[];
   error?: FramingError;
 }
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
+const BOM = [0xef, 0xbb, 0xbf] as const;
 const PREVIEW_CHARS = 80;
 
-/** Splits a byte stream into lines and parses each line as JSON, with a per-line byte limit. */
+/**
+ * Splits a byte stream into lines and parses each line as JSON, with a per-line byte limit. `accept` may
+ * turn down a parsed value (JSON that is not a message): it is then skipped like a line that is not JSON.
+ */
 export class LineDecoder {
   readonly #maxLineBytes: number;
+  readonly #accept: ((value: unknown) => boolean) | undefined;
   #pending: Buffer[] = [];
   #pendingBytes = 0;
   #failed = false;
+  /** True until the first line is complete: only it may start with a byte-order mark. */
+  #first = true;
   /** How many times pending chunks were joined (one per completed multi-chunk line); exposed to prove linearity. */
   concatCount = 0;
 
-  constructor(maxLineBytes: number) {
+  constructor(maxLineBytes: number, accept?: (value: unknown) => boolean) {
     this.#maxLineBytes = maxLineBytes;
+    this.#accept = accept;
   }
 
   /** Bytes held for the line in progress. */
@@ -44,6 +65,7 @@ export class LineDecoder {
   /** Feeds one chunk. After an error is returned, further chunks are ignored. */
   feed(chunk: Uint8Array): FeedResult {
     const values: unknown[] = [];
+    let skipped: SkippedLine[] | undefined;
     if (this.#failed) return { values };
     const buf = Buffer.isBuffer(chunk)
       ? chunk
@@ -55,7 +77,7 @@ export class LineDecoder {
       // The limit counts line content without its terminator; one extra byte is allowed while the line is
       // open because it may be the '\r' of a '\r\n'. Checked before buffering, so we never hold more.
       if (this.#pendingBytes + (end - start) > this.#maxLineBytes + 1) {
-        return this.#fail(values, {
+        return this.#fail(values, skipped, {
           type: 'too_large',
           message: `a stdout line exceeded the ${this.#maxLineBytes}-byte message limit`,
         });
@@ -65,26 +87,35 @@ export class LineDecoder {
         this.#pendingBytes += buf.length - start;
         break;
       }
-      const line = this.#takeLine(buf.subarray(start, nl));
+      let line = this.#takeLine(buf.subarray(start, nl));
       start = nl + 1;
+      if (this.#first) {
+        this.#first = false;
+        if (line[0] === BOM[0] && line[1] === BOM[1] && line[2] === BOM[2]) line = line.subarray(3);
+      }
       if (line.length > this.#maxLineBytes) {
-        return this.#fail(values, {
+        return this.#fail(values, skipped, {
           type: 'too_large',
           message: `a stdout line exceeded the ${this.#maxLineBytes}-byte message limit`,
         });
       }
       if (isBlank(line)) continue;
       const text = line.toString('utf8');
+      let value: unknown;
+      let ok = true;
       try {
-        values.push(JSON.parse(text));
+        value = JSON.parse(text);
       } catch {
-        return this.#fail(values, {
-          type: 'not_json',
-          message: `server wrote a stdout line that is not JSON: ${preview(text)}`,
-        });
+        ok = false;
       }
+      if (ok && (this.#accept === undefined || this.#accept(value))) {
+        values.push(value);
+        continue;
+      }
+      skipped ??= [];
+      skipped.push({ bytes: line.length, preview: preview(text) });
     }
-    return { values };
+    return skipped === undefined ? { values } : { values, skipped };
   }
 
   /** Joins the pending chunks with the final piece, drops a trailing `\r`, and resets the buffer. */
@@ -101,11 +132,11 @@ export class LineDecoder {
     return line.length > 0 && line[line.length - 1] === CR ? line.subarray(0, line.length - 1) : line;
   }
 
-  #fail(values: unknown[], error: FramingError): FeedResult {
+  #fail(values: unknown[], skipped: SkippedLine[] | undefined, error: FramingError): FeedResult {
     this.#failed = true;
     this.#pending = [];
     this.#pendingBytes = 0;
-    return { values, error };
+    return skipped === undefined ? { values, error } : { values, skipped, error };
   }
 }
 
@@ -116,8 +147,12 @@ function isBlank(line: Buffer): boolean {
   return true;
 }
 
-function preview(text: string): string {
-  const oneLine = redact(text.slice(0, PREVIEW_CHARS * 4)).replace(/[\u0000-\u001f\u007f]/g, ' ');
+/** A short, quoted, redacted preview of a line, safe for a terminal. */
+export function preview(text: string): string {
+  const oneLine = redact(text.slice(0, PREVIEW_CHARS * 4)).replace(
+    /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    ' ',
+  );
   return oneLine.length > PREVIEW_CHARS
     ? `${JSON.stringify(oneLine.slice(0, PREVIEW_CHARS))}…`
     : JSON.stringify(oneLine);

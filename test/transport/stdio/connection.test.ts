@@ -51,14 +51,14 @@ describe('StdioConnection: messages', () => {
     });
   });
 
-  it('fails the connection with kind protocol on a non-JSON line, redacted and clipped', async () => {
-    const { connection, recorder } = await open('garbage-stdout.mjs');
+  it('with maxSkippedLines 0, fails the connection with kind protocol on a non-JSON line, redacted and clipped', async () => {
+    const { connection, recorder } = await open('garbage-stdout.mjs', [], { maxSkippedLines: 0 });
     await connection.send(request(1, 'initialize'));
     await recorder.waitFor((m) => m.id === 1);
     await connection.send(request(2, 'ping'));
     const error = await recorder.waitClosed();
     assert.equal(error.kind, 'protocol');
-    assert.match(error.message, /not JSON/);
+    assert.match(error.message, /not MCP messages/);
     assert.doesNotMatch(error.message, /supersecretvalue123/);
     assert.ok(error.message.length < 250, `message too long: ${error.message.length}`);
     const report = await connection.close();

@@ -68,20 +68,37 @@ describe('LineDecoder', () => {
     assert.deepEqual(decoder.feed(Buffer.from('[2]\n')), { values: [] }, 'a failed decoder stays dead');
   });
 
-  it('delivers the values before an error in the same chunk, then the error', () => {
-    const r = new LineDecoder(100).feed(Buffer.from('{"ok":true}\nnot json at all\n{"never":1}\n'));
-    assert.deepEqual(r.values, [{ ok: true }]);
-    assert.equal(r.error?.type, 'not_json');
+  it('skips a line that is not JSON and goes on with the next', () => {
+    const r = new LineDecoder(100).feed(Buffer.from('{"ok":true}\nnot json at all\n{"next":1}\n'));
+    assert.deepEqual(r.values, [{ ok: true }, { next: 1 }]);
+    assert.equal(r.error, undefined);
+    assert.deepEqual(r.skipped, [{ bytes: 15, preview: '"not json at all"' }]);
   });
 
-  it('says what a non-JSON line was, clipped to about 80 characters and redacted', () => {
-    const line = `Authorization: Bearer abcdefghijklmnop ${'z'.repeat(500)}`;
+  it('skips JSON the accept check turns down, like a line that is not JSON', () => {
+    const decoder = new LineDecoder(100, (v) => typeof v === 'object' && v !== null && 'jsonrpc' in v);
+    const r = decoder.feed(Buffer.from('{"level":30,"msg":"log"}\n{"jsonrpc":"2.0","method":"x"}\n'));
+    assert.deepEqual(r.values, [{ jsonrpc: '2.0', method: 'x' }]);
+    assert.equal(r.skipped?.length, 1);
+    assert.match(r.skipped?.[0]?.preview ?? '', /level/);
+  });
+
+  it('previews a skipped line clipped to about 80 characters, redacted, without control characters', () => {
+    const line = `Authorization: Bearer abcdefghijklmnop \u001b[31m\u202e ${'z'.repeat(500)}`;
     const r = new LineDecoder(10_000).feed(Buffer.from(`${line}\n`));
-    assert.equal(r.error?.type, 'not_json');
-    const { message } = must(r.error, 'the framing error');
-    assert.match(message, /not JSON/);
-    assert.doesNotMatch(message, /abcdefghijklmnop/);
-    assert.ok(message.length < 160, `got ${message.length} chars`);
+    const { preview, bytes } = must(r.skipped?.[0], 'the skipped line');
+    assert.equal(bytes, Buffer.byteLength(line));
+    assert.doesNotMatch(preview, /abcdefghijklmnop/);
+    assert.doesNotMatch(preview, /[\u001b\u202e]/);
+    assert.ok(preview.length < 100, `got ${preview.length} chars`);
+  });
+
+  it('removes a UTF-8 byte-order mark before the first line only, also when it arrives split', () => {
+    const decoder = new LineDecoder(100);
+    assert.deepEqual(decoder.feed(Buffer.from([0xef, 0xbb])).values, []);
+    const r = decoder.feed(Buffer.concat([Buffer.from([0xbf]), Buffer.from('{"a":1}\n\uFEFF{"b":2}\n')]));
+    assert.deepEqual(r.values, [{ a: 1 }], 'a mark before a later line is not a byte-order mark');
+    assert.equal(r.skipped?.length, 1);
   });
 
   it('ignores empty and whitespace-only lines', () => {
