@@ -3,6 +3,8 @@
  * close) and `withClient` (run a function, then close whatever happens). Importing starts nothing; the
  * HTTP transport (and undici) is loaded only when an HTTP server is first used.
  */
+
+import { durationMs } from '../config/durations.js';
 import {
   type BaseServerConfig,
   type NormalizedCommon,
@@ -18,6 +20,7 @@ import { ToolCatalog } from './catalog.js';
 import { Client } from './client.js';
 import { Engine } from './engine.js';
 import { getReady } from './lifecycle.js';
+import { notSent } from './not-sent.js';
 import { routeNotification } from './notifications.js';
 import type { ConnectOptions } from './options.js';
 import { Responder } from './responder.js';
@@ -51,6 +54,7 @@ export async function connect(
   config: ServerConfig | BaseServerConfig,
   options: ConnectOptions = {},
 ): Promise<Client> {
+  const readyMs = durationMs(options.timeoutMs, 'timeoutMs', Number.NaN, { positive: true });
   const { settings, connection } = await resolveConnection(config, options);
   const closeController = new AbortController();
   const catalog = new ToolCatalog();
@@ -73,7 +77,7 @@ export async function connect(
     capabilities: clientCapabilities(options),
     target: settings.target,
   });
-  const stepOptions: CallOptions = { timeoutMs: options.timeoutMs ?? settings.timeoutMs };
+  const stepOptions: CallOptions = { timeoutMs: Number.isNaN(readyMs) ? settings.timeoutMs : readyMs };
   if (options.signal) stepOptions.signal = options.signal;
   try {
     await engine.start();
@@ -133,5 +137,15 @@ export function callTool(
   if (options.maxTotalTimeoutMs !== undefined) callOptions.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
   if (options.signal) callOptions.signal = options.signal;
   if (options.onProgress) callOptions.onProgress = options.onProgress;
-  return withClient(config, (client) => client.callTool(name, args, callOptions), options);
+  const connected = connect(config, options).catch((error: unknown) => {
+    // The caller asked for a tool call, and it never left: say so, with what went wrong on the way.
+    throw notSent(`tools/call ${name}`, 'connecting to the server failed', error);
+  });
+  return connected.then(async (client) => {
+    try {
+      return await client.callTool(name, args, callOptions);
+    } finally {
+      await client.close();
+    }
+  });
 }

@@ -15,6 +15,7 @@ import type { Engine } from './engine.js';
 import { discoverModern } from './lifecycle.js';
 import { runWithInput } from './mrtr.js';
 import { type Negotiated, revise } from './negotiated.js';
+import { notSent } from './not-sent.js';
 import type { ConnectOptions } from './options.js';
 import { checkTools, DEFAULT_MAX_PAGES, fetchAllPages } from './tools.js';
 import type { DiscoverResult, Implementation, Tool, ToolCallOutcome, ToolList } from './types.js';
@@ -70,6 +71,8 @@ export class Client {
   readonly #catalog: ToolCatalog;
   #session: Negotiated;
   #discoverCache: { result: DiscoverResult; receivedAt: number } | undefined;
+  /** The implicit `tools/list` in flight, shared by concurrent first calls. */
+  #listing: Promise<ToolList> | undefined;
 
   private constructor(parts: ClientParts) {
     this.#engine = parts.engine;
@@ -160,15 +163,31 @@ export class Client {
     const headerRules = this.#headerRules();
     // With 2026 per-message headers the x-mcp-header parameters must be mirrored, so the definition must
     // be known first: list before the first call, and again for a name the last list did not have.
-    if (headerRules && !this.#catalog.listed(name)) await this.listToolsDetailed(options);
+    if (headerRules && !this.#catalog.listed(name)) await this.#listFirst(name, options);
     try {
       return await this.#callListed(name, args, options, headerRules);
     } catch (error) {
       if (!headerRules || !(error instanceof RpcError) || error.code !== HEADER_MISMATCH) throw error;
       // -32020: the server refused the headers before running anything, so re-fetching the definitions and
       // sending once more with corrected headers is not a replay (S26/basic/transports/streamable-http: SHOULD).
-      await this.listToolsDetailed(options);
+      await this.#listFirst(name, options);
       return this.#callListed(name, args, options, headerRules);
+    }
+  }
+
+  /**
+   * The `tools/list` a call needs before it can be sent. Concurrent callers share one request in flight
+   * (single flight); each caller's own signal still ends its wait at once. If the list fails, the call
+   * never left: `delivery: 'not_sent'`.
+   */
+  async #listFirst(name: string, options: CallOptions): Promise<void> {
+    this.#listing ??= this.listToolsDetailed(options).finally(() => {
+      this.#listing = undefined;
+    });
+    try {
+      await abortable(this.#listing, options.signal);
+    } catch (error) {
+      throw notSent(`tools/call ${name} on ${this.#config.target}`, 'listing the tools first failed', error);
     }
   }
 
@@ -294,6 +313,17 @@ export class Client {
     }
     return value;
   }
+}
+
+/** Waits for `promise`, or rejects at once with `cancelled` when `signal` aborts (the promise goes on). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(new McpError('cancelled', 'cancelled before it was sent'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new McpError('cancelled', 'cancelled before it was sent'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function sameImplementation(a: Implementation, b: Implementation | undefined): boolean {

@@ -6,6 +6,7 @@
  * `delivery` is honest; a late answer never reaches another call.
  */
 import { debuglog } from 'node:util';
+import { durationMs } from '../config/durations.js';
 import { McpError, RpcError } from '../errors/index.js';
 import {
   classify,
@@ -89,8 +90,19 @@ export class Engine {
   ): Promise<Record<string, unknown>> {
     const refused = this.#refusal(method, options.signal);
     if (refused) return Promise.reject(refused);
+    let timeoutMs: number;
+    let maxTotalMs: number;
+    try {
+      timeoutMs = durationMs(options.timeoutMs, 'timeoutMs', this.#settings.defaultTimeoutMs, {
+        positive: true,
+      });
+      maxTotalMs = durationMs(options.maxTotalTimeoutMs, 'maxTotalTimeoutMs', timeoutMs * 5, {
+        positive: true,
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const id = this.#nextId++;
-    const timeoutMs = options.timeoutMs ?? this.#settings.defaultTimeoutMs;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
     if (options.onProgress) {
       // The request id doubles as the progress token: unique among active requests (S25/basic/utilities/progress, S26/basic/patterns/progress).
@@ -112,7 +124,7 @@ export class Engine {
         controller,
         timer: undefined,
         timeoutMs,
-        hardDeadline: Date.now() + (options.maxTotalTimeoutMs ?? timeoutMs * 5),
+        hardDeadline: Date.now() + maxTotalMs,
         onProgress: options.onProgress,
         noCancel: options.noCancelNotification === true,
         detach: signal ? () => signal.removeEventListener('abort', onAbort) : noop,
@@ -271,12 +283,14 @@ export class Engine {
     const token = params['progressToken'];
     if (typeof token !== 'number' && typeof token !== 'string') return;
     const pending = this.#pending.get(token);
-    const progress = pending && readProgress(params);
-    if (!pending || !progress) return;
+    // Only a call that handed out a progress token may be kept alive by progress on it.
+    if (pending?.onProgress === undefined) return;
+    const progress = readProgress(params);
+    if (!progress) return;
     // Progress restarts the deadline, never past the hard cap.
     this.#arm(token, pending, pending.timeoutMs);
     try {
-      pending.onProgress?.(progress);
+      pending.onProgress(progress);
     } catch (error) {
       log('onProgress threw: %o', error);
     }

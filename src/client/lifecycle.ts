@@ -171,8 +171,7 @@ async function detectEra(
     if (!modern) {
       // No version listed (not a 2026 DiscoverResult: some legacy servers answer anything) or only legacy ones.
       if (supported.length === 0 || supported.some((v) => LEGACY_COMPATIBLE.includes(v))) {
-        remember(config, 'legacy');
-        return initializeLegacy(wire, config, options);
+        return legacyAndRemember(wire, config, options);
       }
       throw new UnsupportedProtocolVersionError(config.target, stance.version ?? MODERN_VERSION, supported);
     }
@@ -190,13 +189,22 @@ async function detectEra(
       error instanceof UnsupportedProtocolVersionError &&
       error.supported.some((v) => LEGACY_COMPATIBLE.includes(v))
     ) {
-      remember(config, 'legacy');
-      return initializeLegacy(wire, config, options);
+      return legacyAndRemember(wire, config, options);
     }
     if (isModernRefusal(error) || !isLegacySignal(error)) throw error;
-    remember(config, 'legacy');
-    return initializeLegacy(wire, config, options);
+    return legacyAndRemember(wire, config, options);
   }
+}
+
+/** `initialize` after a probe said legacy; the guess is remembered only once the handshake worked. */
+async function legacyAndRemember(
+  wire: Wire,
+  config: NormalizedCommon,
+  options: CallOptions,
+): Promise<HandshakeFacts> {
+  const facts = await initializeLegacy(wire, config, options);
+  remember(config, 'legacy');
+  return facts;
 }
 
 /** A recognised 2026 error: the server is modern; the request could not be fixed (S26/basic/transports/streamable-http). */

@@ -29,7 +29,7 @@ export function routeNotification(message: JsonRpcNotification, routes: Notifica
   const entry: ServerLogEntry = {
     level: typeof params['level'] === 'string' ? params['level'].slice(0, 20) : 'info',
     ...(typeof params['logger'] === 'string' ? { logger: params['logger'].slice(0, 200) } : {}),
-    data: redact(data).slice(0, 4096),
+    data: redact(data, 4096),
   };
   try {
     routes.onLog(entry);

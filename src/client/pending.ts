@@ -3,6 +3,7 @@
  * S25/basic/lifecycle "a maximum SHOULD apply"), the abort controller that ends its exchange on
  * transports that cancel by abort, and the pool those controllers are reused from.
  */
+import { MAX_TIMER_MS } from '../config/durations.js';
 import { McpError } from '../errors/index.js';
 import { redact } from '../internal/redact.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
@@ -70,11 +71,20 @@ export class PendingTable {
   }
 }
 
-/** (Re)starts a request's deadline: `ms` from now, but never past its hard deadline. */
+/**
+ * (Re)starts a request's deadline: `ms` from now, but never past its hard deadline. `Infinity` arms
+ * nothing; a wait beyond Node's timer ceiling is taken in steps (Node would fire it after 1 ms).
+ */
 export function arm(pending: Pending, ms: number, expire: () => void): void {
   if (pending.timer) clearTimeout(pending.timer);
+  pending.timer = undefined;
   const wait = Math.max(0, Math.min(ms, pending.hardDeadline - Date.now()));
-  pending.timer = setTimeout(expire, wait);
+  if (wait === Number.POSITIVE_INFINITY) return;
+  if (wait <= MAX_TIMER_MS) {
+    pending.timer = setTimeout(expire, wait);
+    return;
+  }
+  pending.timer = setTimeout(() => arm(pending, wait - MAX_TIMER_MS, expire), MAX_TIMER_MS);
 }
 
 /** Reads a progress notification's params; server text is cut and redacted before anyone sees it. */
@@ -82,8 +92,7 @@ export function readProgress(params: Record<string, unknown>): Progress | undefi
   if (typeof params['progress'] !== 'number') return undefined;
   const progress: Progress = { progress: params['progress'] };
   if (typeof params['total'] === 'number') progress.total = params['total'];
-  if (typeof params['message'] === 'string')
-    progress.message = redact(params['message'].slice(0, 4000)).slice(0, 1000);
+  if (typeof params['message'] === 'string') progress.message = redact(params['message'], 1000);
   return progress;
 }
 

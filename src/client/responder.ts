@@ -22,9 +22,21 @@ export type ServerRequestHandler = (
 
 type Answer = { result: Record<string, unknown> } | { error: { code: number; message: string } };
 
+/**
+ * Answers being sent at once (over HTTP each is a POST of its own): a server that asks 1500 pings at once
+ * gets 16 answers in flight, not 1500 sockets.
+ */
+export const MAX_ANSWERS_IN_FLIGHT = 16;
+/** Answers waiting for a slot; beyond this a server flooding requests gets no answer (each one dropped). */
+export const MAX_ANSWERS_QUEUED = 1024;
+
 export class Responder {
   readonly #send: (message: JsonRpcMessage) => Promise<void>;
   readonly #handle: ServerRequestHandler;
+  readonly #queue: JsonRpcMessage[] = [];
+  #inFlight = 0;
+  /** Answers dropped because the queue was full. */
+  dropped = 0;
 
   constructor(send: (message: JsonRpcMessage) => Promise<void>, handle: ServerRequestHandler) {
     this.#send = send;
@@ -67,6 +79,29 @@ export class Responder {
 
   #reply(request: JsonRpcRequest, body: Answer): void {
     const response = { jsonrpc: '2.0', id: request.id, ...body } as JsonRpcMessage;
-    this.#send(response).catch((error: unknown) => log('answer to %s failed: %o', request.method, error));
+    if (this.#inFlight < MAX_ANSWERS_IN_FLIGHT) {
+      this.#dispatch(response);
+    } else if (this.#queue.length < MAX_ANSWERS_QUEUED) {
+      this.#queue.push(response);
+    } else {
+      this.dropped++;
+      if (this.dropped === 1 || this.dropped % 1000 === 0)
+        log(
+          'answers to server requests dropped: %d (more than %d waiting)',
+          this.dropped,
+          MAX_ANSWERS_QUEUED,
+        );
+    }
+  }
+
+  #dispatch(response: JsonRpcMessage): void {
+    this.#inFlight++;
+    this.#send(response)
+      .catch((error: unknown) => log('an answer to a server request failed: %o', error))
+      .finally(() => {
+        this.#inFlight--;
+        const next = this.#queue.shift();
+        if (next !== undefined) this.#dispatch(next);
+      });
   }
 }

@@ -20,16 +20,25 @@ export interface CheckedTools {
   headerParams: Map<string, HeaderParam[]>;
 }
 
-/** Sorts raw `tools` entries into usable tools and excluded ones. Never throws on server data. */
+/**
+ * Sorts raw `tools` entries into usable tools and excluded ones. Never throws on server data. A name used
+ * by more than one entry is excluded for all of them: which definition the server runs is unknown, so
+ * none is offered — what is listed is callable, what is excluded is refused.
+ */
 export function checkTools(raw: readonly unknown[], context: ToolCheckContext): CheckedTools {
   const tools: Tool[] = [];
   const excluded: ExcludedTool[] = [];
   const headerParams = new Map<string, HeaderParam[]>();
-  const seen = new Set<string>();
+  const counts = new Map<string, number>();
   for (const entry of raw) {
-    const name =
-      typeof (entry as { name?: unknown })?.name === 'string' ? (entry as { name: string }).name : '';
-    const reason = structuralProblem(entry, name, seen);
+    const name = nameOf(entry);
+    if (name !== '') counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  for (const entry of raw) {
+    const name = nameOf(entry);
+    const copies = counts.get(name) ?? 0;
+    const reason =
+      structuralProblem(entry, name) ?? (copies > 1 ? `${copies} tools have this name` : undefined);
     if (reason) {
       excluded.push({ name: name || '(unnamed)', reason });
       continue;
@@ -43,18 +52,21 @@ export function checkTools(raw: readonly unknown[], context: ToolCheckContext): 
       }
       if (check.params.length > 0) headerParams.set(name, check.params);
     }
-    seen.add(name);
     tools.push(tool);
   }
   return { tools, excluded, headerParams };
 }
 
-function structuralProblem(entry: unknown, name: string, seen: Set<string>): string | undefined {
+function nameOf(entry: unknown): string {
+  const name = (entry as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : '';
+}
+
+function structuralProblem(entry: unknown, name: string): string | undefined {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
     return 'the definition is not an object';
   if (name === '') return 'name is missing or not a string';
   if (name.length > 512) return 'name is longer than 512 characters';
-  if (seen.has(name)) return 'another tool has the same name';
   const schema = (entry as { inputSchema?: unknown }).inputSchema;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
     return 'inputSchema is not an object';

@@ -3,14 +3,21 @@
  * server — a command to spawn (stdio) or a URL (Streamable HTTP) — and the limits of talking to it.
  * Handlers (elicitation, logging, progress) are functions and go in options, never here. This module is
  * the only place outside `src/transport/` that knows the transports' settings.
+ *
+ * Every problem is an `McpError` of kind `config` (delivery `not_sent`) thrown before anything starts,
+ * also for input that is not a config at all (`undefined`, a string, a Proxy that throws). Messages name
+ * the field, never a value that may be secret (env and header values, `authToken`, URL userinfo and
+ * query, proxy credentials), and config errors carry no `cause`.
  */
-import { McpError } from '../errors/index.js';
-import { checkUserHeaders } from '../protocol/managed-headers.js';
-import { checkEndpointUrl } from '../protocol/url-policy.js';
+import { isMcpError, McpError } from '../errors/index.js';
+import { checkAuthToken, checkUserHeaders } from '../protocol/managed-headers.js';
+import { checkEndpointUrl, checkProxyUrl } from '../protocol/url-policy.js';
 import type { ProtocolVersionChoice } from '../protocol/versions.js';
 import type { HttpTransportOptions, StderrMode, StdioTransportOptions } from '../transport/options.js';
+import { envNameProblem, envValueProblem } from '../transport/stdio/env.js';
 import { PACKAGE_VERSION } from '../version.js';
-import { findNonPlainData } from './plain-data.js';
+import { durationMs } from './durations.js';
+import { pathKey, quoteKey, snapshotPlainData } from './plain-data.js';
 
 /** `clientInfo` sent to servers (an MCP `Implementation`). */
 export interface ClientInfo {
@@ -23,7 +30,7 @@ export interface ClientInfo {
 
 /** Settings every server config shares; alone, they configure a connection handed to `connect()` in options. */
 export interface BaseServerConfig {
-  /** Default deadline of every request, in ms (per-call `timeoutMs` wins). Default 60000. */
+  /** Default deadline of every request, in ms (per-call `timeoutMs` wins); `Infinity`: none. Default 60000. */
   timeoutMs?: number | undefined;
   /** Largest message accepted from the server, in bytes. Default 16 MiB. */
   maxMessageBytes?: number | undefined;
@@ -54,6 +61,11 @@ export interface StdioServerConfig extends BaseServerConfig {
   maxSkippedLines?: number | undefined;
   /** The same bound in bytes of such lines. Default 1 MiB. */
   maxSkippedBytes?: number | undefined;
+  /**
+   * Bytes of messages waiting to be written to a server that does not read its stdin, before the connection
+   * fails with `kind: 'transport'`. Default 32 MiB; one message larger than this alone is still sent.
+   */
+  maxQueuedBytes?: number | undefined;
 }
 
 /** A remote server spoken to over Streamable HTTP. */
@@ -96,7 +108,15 @@ export type NormalizedConfig =
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-const MAX_TIMEOUT_MS = 2_147_483_647; // setTimeout's ceiling
+const MAX_GRACE_MS = 600_000;
+/** `Infinity` is plain data only where it means something: `timeoutMs: Infinity` is "no deadline". */
+const INFINITY_AT: ReadonlySet<string> = new Set(['config.timeoutMs']);
+const CLIENT_INFO_KEYS = new Set(['name', 'version', 'title', 'description', 'websiteUrl']);
+/** One PEM block; `ca` strings must hold at least one. */
+const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]{1,40})-----[\s\S]*?-----END \1-----/;
+/** C0 controls and DEL; `TEXT_CONTROL` spares TAB, LF and CR (allowed in a description). */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 const COMMON_KEYS = ['timeoutMs', 'maxMessageBytes', 'protocolVersion', 'clientInfo'];
 const STDIO_KEYS = new Set([
@@ -110,6 +130,7 @@ const STDIO_KEYS = new Set([
   'graceMs',
   'maxSkippedLines',
   'maxSkippedBytes',
+  'maxQueuedBytes',
 ]);
 const BASE_KEYS = new Set(COMMON_KEYS);
 const HTTP_KEYS = new Set([...COMMON_KEYS, 'url', 'headers', 'authToken', 'ca', 'proxy', 'useEnvProxy']);
@@ -118,17 +139,39 @@ function fail(message: string): never {
   throw new McpError('config', `invalid server config: ${message}`);
 }
 
+/** What `value` is, for a message: its type, never its content. */
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `a string of ${value.length} characters`;
+  if (typeof value === 'object') return 'an object';
+  return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+}
+
 function stringRecord(value: unknown, name: string): Record<string, string> {
   if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    fail(`${name} must be an object of strings`);
+    fail(`${name} must be an object of strings (got ${typeOf(value)})`);
   const out: Record<string, string> = {};
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
     if (item === undefined) continue;
-    if (typeof item !== 'string') fail(`${name}.${key} must be a string`);
-    out[key] = item;
+    if (typeof item !== 'string') fail(`${name}${pathKey(key)} must be a string (got ${typeOf(item)})`);
+    // Defined, not assigned: a key `__proto__` stays a key.
+    Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+/** `env`: names without `=` or NUL and not empty, values without NUL (spawn would throw quoting them). */
+function envOf(value: unknown): Record<string, string> {
+  const env = stringRecord(value, 'env');
+  for (const [key, item] of Object.entries(env)) {
+    const nameProblem = envNameProblem(key);
+    if (nameProblem !== undefined) fail(nameProblem);
+    const valueProblem = envValueProblem(item);
+    if (valueProblem !== undefined) fail(`the value of env${pathKey(key)} ${valueProblem}`);
+  }
+  return env;
 }
 
 function positiveInt(value: unknown, name: string, fallback: number, max: number): number {
@@ -147,17 +190,62 @@ function optionalString(value: unknown, name: string): string | undefined {
 
 function clientInfoOf(value: unknown): ClientInfo {
   if (value === undefined) return { name: 'autos-mcp', version: PACKAGE_VERSION };
-  if (typeof value !== 'object' || value === null) fail('clientInfo must be {name, version}');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    fail('clientInfo must be {name, version}');
   const info = value as Record<string, unknown>;
+  for (const key of Object.keys(info)) {
+    if (!CLIENT_INFO_KEYS.has(key))
+      fail(
+        `clientInfo${pathKey(key)} is not a clientInfo field (name, version, title, description, websiteUrl)`,
+      );
+  }
   if (typeof info['name'] !== 'string' || typeof info['version'] !== 'string')
     fail('clientInfo needs string name and version');
-  return info as unknown as ClientInfo;
+  const out: ClientInfo = { name: info['name'], version: info['version'] };
+  for (const key of ['name', 'version', 'title', 'description', 'websiteUrl'] as const) {
+    const field = info[key];
+    if (field === undefined) continue;
+    if (typeof field !== 'string') fail(`clientInfo.${key} must be a string`);
+    if ((key === 'description' ? TEXT_CONTROL : CONTROL).test(field))
+      fail(`clientInfo.${key} holds a control character`);
+    if (key === 'websiteUrl' && !/^https?:$/.test(URL.canParse(field) ? new URL(field).protocol : ''))
+      fail('clientInfo.websiteUrl must be an absolute http(s) URL');
+    out[key] = field;
+  }
+  return out;
 }
 
 function protocolVersionOf(value: unknown): ProtocolVersionChoice {
   if (value === undefined) return '2025-11-25';
   if (value === '2025-11-25' || value === '2026-07-28' || value === 'auto') return value;
-  return fail(`protocolVersion must be '2025-11-25', '2026-07-28' or 'auto' (got ${JSON.stringify(value)})`);
+  const got =
+    typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? JSON.stringify(value) : typeOf(value);
+  return fail(`protocolVersion must be '2025-11-25', '2026-07-28' or 'auto' (got ${got})`);
+}
+
+/**
+ * Runs a validator, turning whatever else it throws (a Proxy trap, a revoked Proxy) into a `config`
+ * error with no cause: what a hostile object throws may quote anything.
+ */
+function guarded<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (isMcpError(error) && error.kind === 'config') throw error;
+    throw new McpError(
+      'config',
+      'invalid server config: it could not be read as plain data (a Proxy or getter threw)',
+    );
+  }
+}
+
+/** The config as a plain snapshot (read once, no getter run), or a config error naming why not. */
+function snapshotOf(config: unknown): Record<string, unknown> {
+  if (typeof config !== 'object' || config === null || Array.isArray(config))
+    fail(`expected an object (got ${typeOf(config)})`);
+  const snapshot = snapshotPlainData(config, 'config', { infinityAt: INFINITY_AT });
+  if (!snapshot.ok) fail(snapshot.reason);
+  return snapshot.value as Record<string, unknown>;
 }
 
 /**
@@ -165,17 +253,17 @@ function protocolVersionOf(value: unknown): ProtocolVersionChoice {
  * Throws `McpError` with `kind: 'config'` naming the first problem.
  */
 export function normalizeConfig(config: ServerConfig): NormalizedConfig {
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) fail('expected an object');
-  const reason = findNonPlainData(config);
-  if (reason) fail(reason);
-  const raw = config as unknown as Record<string, unknown>;
+  return guarded(() => normalizeSnapshot(snapshotOf(config)));
+}
+
+function normalizeSnapshot(raw: Record<string, unknown>): NormalizedConfig {
   const isStdio = 'command' in raw && raw['command'] !== undefined;
   const isHttp = 'url' in raw && raw['url'] !== undefined;
   if (isStdio === isHttp) fail('give exactly one of `command` (stdio) or `url` (Streamable HTTP)');
   const allowed = isStdio ? STDIO_KEYS : HTTP_KEYS;
   for (const key of Object.keys(raw)) {
     if (raw[key] !== undefined && !allowed.has(key))
-      fail(`unknown key ${JSON.stringify(key)} for a ${isStdio ? 'stdio' : 'HTTP'} server`);
+      fail(`unknown key ${quoteKey(key)} for a ${isStdio ? 'stdio' : 'HTTP'} server`);
   }
   const common = commonOf(raw);
   return isStdio ? normalizeStdio(raw, common) : normalizeHttp(raw, common);
@@ -186,20 +274,18 @@ export function normalizeConfig(config: ServerConfig): NormalizedConfig {
  * `url` are refused (the connection already says where the server is). Pure.
  */
 export function normalizeBaseConfig(config: BaseServerConfig, target: string): NormalizedCommon {
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) fail('expected an object');
-  const reason = findNonPlainData(config);
-  if (reason) fail(reason);
-  const raw = config as unknown as Record<string, unknown>;
-  for (const key of Object.keys(raw)) {
-    if (raw[key] !== undefined && !BASE_KEYS.has(key))
-      fail(`${JSON.stringify(key)} cannot be combined with a connection given in options`);
-  }
-  return { ...commonOf(raw), target, serverKey: undefined };
+  return guarded(() => {
+    const raw = snapshotOf(config);
+    for (const key of Object.keys(raw)) {
+      if (!BASE_KEYS.has(key)) fail(`${quoteKey(key)} cannot be combined with a connection given in options`);
+    }
+    return { ...commonOf(raw), target, serverKey: undefined };
+  });
 }
 
 function commonOf(raw: Record<string, unknown>): Omit<NormalizedCommon, 'target' | 'serverKey'> {
   return {
-    timeoutMs: positiveInt(raw['timeoutMs'], 'timeoutMs', DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS),
+    timeoutMs: durationMs(raw['timeoutMs'], 'timeoutMs', DEFAULT_TIMEOUT_MS, { positive: true }),
     maxMessageBytes: positiveInt(
       raw['maxMessageBytes'],
       'maxMessageBytes',
@@ -229,15 +315,20 @@ function normalizeStdio(
   const stdio: StdioTransportOptions = {
     command,
     args: [...(args as string[])],
-    env: stringRecord(raw['env'], 'env'),
+    env: envOf(raw['env']),
     stderr,
     maxMessageBytes: common.maxMessageBytes,
   };
   const cwd = optionalString(raw['cwd'], 'cwd');
+  if (cwd?.includes('\0')) fail('cwd contains a NUL byte');
   if (cwd !== undefined) stdio.cwd = cwd;
   if (raw['isolate'] === true) stdio.isolate = true;
-  if (raw['graceMs'] !== undefined) stdio.graceMs = positiveInt(raw['graceMs'], 'graceMs', 2000, 600_000);
-  for (const key of ['maxSkippedLines', 'maxSkippedBytes'] as const) {
+  if (raw['graceMs'] !== undefined) {
+    const graceMs = durationMs(raw['graceMs'], 'graceMs', 2000, { positive: true, finite: true });
+    if (graceMs > MAX_GRACE_MS) fail(`graceMs must be at most ${MAX_GRACE_MS}`);
+    stdio.graceMs = graceMs;
+  }
+  for (const key of ['maxSkippedLines', 'maxSkippedBytes', 'maxQueuedBytes'] as const) {
     const value = raw[key];
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 2 ** 31 - 1)
@@ -253,22 +344,46 @@ function normalizeHttp(
   raw: Record<string, unknown>,
   common: Omit<NormalizedCommon, 'target' | 'serverKey'>,
 ): NormalizedConfig {
-  if (typeof raw['url'] !== 'string') fail('url must be a string');
+  if (typeof raw['url'] !== 'string') fail(`url must be a string (got ${typeOf(raw['url'])})`);
   const url = checkEndpointUrl(raw['url']);
-  const authToken = optionalString(raw['authToken'], 'authToken');
+  const authToken = raw['authToken'];
+  if (authToken !== undefined) {
+    if (typeof authToken !== 'string') fail(`authToken must be a string (got ${typeOf(authToken)})`);
+    checkAuthToken(authToken);
+  }
   const headers = stringRecord(raw['headers'], 'headers');
   checkUserHeaders(headers, { hasAuth: authToken !== undefined });
-  const ca = raw['ca'];
-  if (ca !== undefined && (!Array.isArray(ca) || ca.some((c) => typeof c !== 'string')))
-    fail('ca must be an array of PEM strings');
+  const ca = caOf(raw['ca']);
+  const proxy = raw['proxy'];
+  if (proxy !== undefined) {
+    if (typeof proxy !== 'string') fail(`proxy must be a string (got ${typeOf(proxy)})`);
+    checkProxyUrl(proxy);
+  }
   if (raw['useEnvProxy'] !== undefined && typeof raw['useEnvProxy'] !== 'boolean')
     fail('useEnvProxy must be a boolean');
   const http: HttpTransportOptions = { url, headers, maxMessageBytes: common.maxMessageBytes };
   if (authToken !== undefined) http.authToken = authToken;
-  if (ca !== undefined) http.ca = [...(ca as string[])];
-  const proxy = optionalString(raw['proxy'], 'proxy');
+  if (ca !== undefined) http.ca = ca;
   if (proxy !== undefined) http.proxy = proxy;
   if (raw['useEnvProxy'] === true) http.useEnvProxy = true;
   const serverKey = `http ${url.href}`;
   return { ...common, transport: 'http', http, target: `${url.origin}${url.pathname}`, serverKey };
+}
+
+/** `ca`: strings holding at least one PEM block and no private key. Messages never quote a string. */
+function caOf(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) fail(`ca must be an array of PEM strings (got ${typeOf(value)})`);
+  return value.map((item: unknown, i) => {
+    if (typeof item !== 'string') fail(`ca[${i}] must be a PEM string (got ${typeOf(item)})`);
+    if (/PRIVATE KEY-----/.test(item))
+      fail(
+        `ca[${i}] holds a private key; ca takes CA certificates, and a private key does not belong in a config`,
+      );
+    if (item.includes('\0') || !PEM_BLOCK.test(item))
+      fail(
+        `ca[${i}] does not look like PEM ("-----BEGIN CERTIFICATE-----" … "-----END CERTIFICATE-----"); pass the file's contents, not its path`,
+      );
+    return item;
+  });
 }

@@ -62,38 +62,22 @@ export const CAUSE_DEPTH = 3;
 const CAUSE_MESSAGE_MAX = 1000;
 /** Longest `name` / string `code` kept, in a cause summary or in error data. */
 const NAME_MAX = 100;
-/** Room left when cutting, so that masking the cut end cannot push the text over its bound again. */
-const CUT_SLACK = 32;
-const MASK = '[redacted]';
 
 /**
  * `redact` repeated until the text no longer changes (at most 5 passes). One pass of `redact` is not
  * always idempotent (`https://https://<key>@h` loses a second layer on the second pass), and an error's
- * message must survive `toJSON` → `fromJSON` (which redacts again) unchanged. Usually 2 passes.
+ * message must survive `toJSON` → `fromJSON` (which redacts again) unchanged. Usually 2 passes. With
+ * `maxChars`, every pass is bounded the same way (see `redact`): the text is cut before any rule runs,
+ * the result has at most `maxChars` characters, and a bounded result is redacted again unchanged.
  */
-export function redactStable(text: string): string {
-  let out = redact(text);
+export function redactStable(text: string, maxChars?: number, keep: 'start' | 'end' = 'start'): string {
+  let out = redact(text, maxChars, keep);
   for (let pass = 0; pass < 4; pass++) {
-    const next = redact(out);
+    const next = redact(out, maxChars, keep);
     if (next === out) return out;
     out = next;
   }
   return out;
-}
-
-/**
- * `redactStable(text)`, cut to at most `max` characters (ending with `…` when cut). Idempotent: the cut
- * never splits a `[redacted]` mask or a surrogate pair, and leaves room for a mask the cut end may get.
- */
-export function boundedRedact(text: string, max: number): string {
-  const out = redactStable(text);
-  if (out.length <= max) return out;
-  let cut = Math.max(0, max - CUT_SLACK);
-  const code = out.charCodeAt(cut);
-  if (cut > 0 && code >= 0xdc00 && code <= 0xdfff) cut--;
-  const mask = out.lastIndexOf(MASK, cut);
-  if (mask >= 0 && mask + MASK.length > cut) cut = mask;
-  return redactStable(`${out.slice(0, cut)}…`);
 }
 
 /**
@@ -105,7 +89,7 @@ export function summarizeCause(cause: unknown, depth = 1): ErrorCauseSummary | u
   if (cause === undefined || cause === null || depth > CAUSE_DEPTH) return undefined;
   try {
     if (typeof cause !== 'object' && typeof cause !== 'function') {
-      return { name: typeof cause, message: boundedRedact(String(cause), CAUSE_MESSAGE_MAX) };
+      return { name: typeof cause, message: redactStable(String(cause), CAUSE_MESSAGE_MAX) };
     }
     const source = cause as Record<string, unknown>;
     const name = source['name'];
@@ -114,13 +98,13 @@ export function summarizeCause(cause: unknown, depth = 1): ErrorCauseSummary | u
     const summary: { -readonly [K in keyof ErrorCauseSummary]: ErrorCauseSummary[K] } = {
       name:
         typeof name === 'string' && name !== ''
-          ? boundedRedact(name, NAME_MAX)
+          ? redactStable(name, NAME_MAX)
           : isErrorObject(cause)
             ? 'Error'
             : 'Object',
-      message: typeof message === 'string' ? boundedRedact(message, CAUSE_MESSAGE_MAX) : '',
+      message: typeof message === 'string' ? redactStable(message, CAUSE_MESSAGE_MAX) : '',
     };
-    if (typeof code === 'string') summary.code = boundedRedact(code, NAME_MAX);
+    if (typeof code === 'string') summary.code = redactStable(code, NAME_MAX);
     else if (typeof code === 'number' && Number.isFinite(code)) summary.code = code;
     const nested = summarizeCause(source['cause'], depth + 1);
     if (nested !== undefined) summary.cause = nested;
@@ -248,7 +232,7 @@ function bad(reason: string): ValidationResult {
 
 /** A short, redacted description of an untrusted value for a "malformed" message. */
 function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(boundedRedact(value, 60));
+  if (typeof value === 'string') return JSON.stringify(redactStable(value, 60));
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : typeof value === 'undefined' ? 'missing' : typeof value;

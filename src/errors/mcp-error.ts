@@ -4,6 +4,7 @@
  * worker boundary as data) and a `delivery` that says whether the request may have reached the server.
  * Messages name the operation and the target, never a secret.
  */
+import { redact } from '../internal/redact.js';
 import { type McpErrorData, redactStable, summarizeCause, validateErrorData } from './data.js';
 import type { AnyMcpError } from './guards.js';
 import {
@@ -13,6 +14,18 @@ import {
   MCP_ERROR_BRAND,
   type McpErrorOptions,
 } from './types.js';
+
+/**
+ * Longest texts an error keeps, in characters (server text can be of any length; each is cut before the
+ * redactor runs, see `redact`): the message and a challenge's `error`/`errorDescription` keep their start,
+ * the stderr tail its end (the stdio transport passes at most 8 KB), `rpcMessage` its first 4 KB and the
+ * message quotes the first 300 characters of it.
+ */
+const MESSAGE_MAX = 16 * 1024;
+const CHALLENGE_FIELD_MAX = 8 * 1024;
+const STDERR_TAIL_MAX = 16 * 1024;
+const RPC_MESSAGE_MAX = 4 * 1024;
+const RPC_MESSAGE_QUOTED = 300;
 
 /** Base class of every error autos-mcp throws. */
 export class McpError extends Error {
@@ -32,17 +45,22 @@ export class McpError extends Error {
   /** Bounded, redacted tail of the server's stderr. */
   readonly stderrTail?: string;
 
+  /** `message` is redacted and cut to 16 K characters (ending with `…` when cut). */
   constructor(kind: ErrorKind, message: string, options: McpErrorOptions = {}) {
     // Every message passes the redactor: server text (JSON-RPC messages, stderr, challenges) may echo a
     // token back, and an error message ends up in logs. Over-masking is accepted; leaking is not.
-    super(redactStable(message), options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      redactStable(message, MESSAGE_MAX),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.kind = kind;
     this.delivery = options.delivery ?? 'not_sent';
     if (options.code !== undefined) this.code = options.code;
     if (options.data !== undefined) this.data = options.data;
     if (options.status !== undefined) this.status = options.status;
     if (options.challenge !== undefined) this.challenge = redactChallenge(options.challenge);
-    if (options.stderrTail !== undefined) this.stderrTail = redactStable(options.stderrTail);
+    if (options.stderrTail !== undefined)
+      this.stderrTail = redactStable(options.stderrTail, STDERR_TAIL_MAX, 'end');
   }
 
   /**
@@ -88,20 +106,23 @@ export class RpcError extends McpError {
   override readonly name = 'RpcError';
   declare readonly kind: 'rpc';
   declare readonly code: number;
-  /** The server's own `error.message`, redacted (it is data, not an instruction). */
+  /**
+   * The server's own `error.message`, redacted (it is data, not an instruction) and cut to its first 4 K
+   * characters (ending with `…` when cut); the error's `message` quotes its first 300.
+   */
   readonly rpcMessage: string;
 
   constructor(operation: string, target: string, code: number, rpcMessage: string, data: unknown) {
     super(
       'rpc',
-      `${operation} on ${target}: server returned JSON-RPC error ${code}: ${clip(rpcMessage, 300)}`,
+      `${operation} on ${target}: server returned JSON-RPC error ${code}: ${redact(rpcMessage, RPC_MESSAGE_QUOTED + 1)}`,
       {
         delivery: 'delivered',
         code,
         data,
       },
     );
-    this.rpcMessage = redactStable(rpcMessage);
+    this.rpcMessage = redactStable(rpcMessage, RPC_MESSAGE_MAX);
   }
 
   /** Plain data: the `McpError` fields and `rpcMessage`. */
@@ -164,7 +185,7 @@ export function errorFromData(value: unknown): AnyMcpError {
   if (name === 'RpcError') {
     const error = Reflect.construct(McpError, [kind, message, options], RpcError) as RpcError;
     own(error, 'name', name);
-    own(error, 'rpcMessage', redactStable(checked.value.rpcMessage ?? ''));
+    own(error, 'rpcMessage', redactStable(checked.value.rpcMessage ?? '', RPC_MESSAGE_MAX));
     return error;
   }
   if (name === 'UnsupportedProtocolVersionError') {
@@ -190,11 +211,9 @@ function own(target: object, key: string, value: unknown): void {
 
 function redactChallenge(challenge: AuthChallenge): AuthChallenge {
   const out = { ...challenge };
-  if (out.errorDescription !== undefined) out.errorDescription = redactStable(out.errorDescription);
-  if (out.error !== undefined) out.error = redactStable(out.error);
+  if (out.errorDescription !== undefined) {
+    out.errorDescription = redactStable(out.errorDescription, CHALLENGE_FIELD_MAX);
+  }
+  if (out.error !== undefined) out.error = redactStable(out.error, CHALLENGE_FIELD_MAX);
   return out;
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -2,52 +2,363 @@
  * Masks secrets in free text before it reaches an error message, a debug log or a CloseReport:
  * bearer/basic credentials, Authorization headers, key=value and JSON secrets, URL userinfo and long
  * opaque strings that look like keys or JWTs. Over-masking is accepted; leaking is not.
+ *
+ * Server text reaches it (JSON-RPC error messages, progress messages, log data, stderr, stdout previews),
+ * so it runs in time linear in the text: no rule can backtrack super-linearly. A regex rule's match starts
+ * only at a literal (`authorization`, `bearer`, `://`, `=`, `"`, `code=`) or once per run of the
+ * characters it spans (a lookbehind says so); what it checks before that point is read backwards by a
+ * lookbehind over the run ending there; no two adjacent quantifiers take the same characters. A failed
+ * attempt therefore never rescans the run it failed on from the next position. Long opaque strings are
+ * found by a scanner. test/internal/redact-linear.test.ts feeds 1 MB of every rule's prefix. Callers that
+ * keep or show a bounded part pass `maxChars`: only that much, plus a margin, is looked at.
  */
 
 const MASK = '[redacted]';
+const ELLIPSIS = '…';
 
 /** Secret-bearing key names, matched case-insensitively as the end of a key (`access_token`, `X-Api-Key`). */
-const SECRET_KEY =
-  '(?:[A-Za-z0-9_.-]*(?:token|secret|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|session|cookie|credential|auth))';
+const SECRET_NAME =
+  '(?:token|secret|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|session|cookie|credential|auth)';
+/** The characters of a key; a secret key is a run of them ending with a `SECRET_NAME`. */
+const KEY_CHAR = '[A-Za-z0-9_.-]';
 
+/** Masks a long run of key characters that mixes letters and digits, unless it is a path of short parts. */
 function maskOpaque(candidate: string): string {
-  const opaque = (s: string): boolean => /\d/.test(s) && /[A-Za-z]/.test(s);
-  if (!opaque(candidate)) return candidate;
-  if (candidate.includes('/') && !candidate.split('/').some((seg) => seg.length >= 24 && opaque(seg))) {
-    return candidate;
+  if (!isOpaque(candidate, 0, candidate.length)) return candidate;
+  if (!candidate.includes('/')) return MASK;
+  // Paths (segments joined by `/`) are kept unless one segment is itself long and opaque.
+  for (let start = 0; start <= candidate.length; ) {
+    const slash = candidate.indexOf('/', start);
+    const end = slash < 0 ? candidate.length : slash;
+    if (end - start >= 24 && isOpaque(candidate, start, end)) return MASK;
+    start = end + 1;
   }
-  return MASK;
+  return candidate;
 }
 
-const RULES: ReadonlyArray<readonly [RegExp, string | ((match: string) => string)]> = [
-  // Authorization / Proxy-Authorization header values: mask everything to the end of the line.
+/** True when `text[from, to)` has both an ASCII letter and a digit. */
+function isOpaque(text: string, from: number, to: number): boolean {
+  let letter = false;
+  let digit = false;
+  for (let i = from; i < to && !(letter && digit); i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x30 && code <= 0x39) digit = true;
+    else if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) letter = true;
+  }
+  return letter && digit;
+}
+
+/**
+ * A rule: the pattern, its replacement, and a literal every match contains (the rule is skipped, for
+ * speed, on text without it).
+ */
+type Rule = readonly [RegExp, string, string?];
+
+const RULES: readonly Rule[] = [
+  // Authorization / Proxy-Authorization header values: mask everything to the end of the line. Starts at
+  // the literal; `\s*[:=]\s*` then `[^\r\n]+` fails at most once per occurrence of the literal.
   [/((?:proxy-)?authorization\s*[:=]\s*)[^\r\n]+/gi, `$1${MASK}`],
-  // Bearer / Basic credentials anywhere in text (8+ characters, so "basic usage" stays readable).
-  [/\b(bearer|basic)(\s+)[A-Za-z0-9\-._~+/]{8,}=*/gi, `$1$2${MASK}`],
-  // URL userinfo: scheme://user:pass@host -> scheme://[redacted]@host
-  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]*:[^\s/@]*@/gi, `$1${MASK}@`],
-  // JSON "key": "value" (value string up to the next unescaped quote).
-  [new RegExp(`("${SECRET_KEY}"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'), `$1"${MASK}"`],
+  // Bearer / Basic credentials anywhere in text (8+ characters before any `=`, so "basic usage" stays
+  // readable; `=` padding and whatever follows it, up to a key=value delimiter, go with them: it may be the
+  // value of a key the credential swallowed, as in `Bearer --password=x`). Starts at the literal after a
+  // word boundary; `\s+`, the credential and the `=` part take disjoint characters.
+  [/\b(bearer|basic)(\s+)[A-Za-z0-9\-._~+/]{8,}(?:=[^\s&"',;]*)?/gi, `$1$2${MASK}`],
+  // URL userinfo: scheme://user:pass@host -> scheme://[redacted]@host. Matched from the `://`; the scheme
+  // before it (`\b[a-z][a-z0-9+.-]*`) is checked by a lookbehind that reads only the run ending there, and
+  // the userinfo after it stops at the next `/`, so every character is read a bounded number of times.
+  [/:\/\/(?<=\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]*:[^\s/@]*@/gi, `://${MASK}@`, '://'],
+  // JSON "key": "value" (value string up to the next unescaped quote, or to the end of the text: a value
+  // cut short by a bound is masked too). Matched from the value's opening quote, the key before it read
+  // backwards by the lookbehind; the escapes and the other characters of the value are disjoint.
+  [
+    new RegExp(`"(?<="${KEY_CHAR}*${SECRET_NAME}"\\s*:\\s*")(?:[^"\\\\]|\\\\[\\s\\S])*(?:"|\\\\?$)`, 'gi'),
+    `"${MASK}"`,
+    '"',
+  ],
   // key=value / key: value in query strings, env dumps, CLI flags (--token=...), also with the key or the
-  // value quoted, as Python's dict repr (`'api_key': 'x'`) and YAML (`token: "x"`) print them.
-  [new RegExp(`(\\b${SECRET_KEY}['"]?\\s*[=:]\\s*['"]?)(?!\\[redacted\\])[^\\s&"',;]+`, 'gi'), `$1${MASK}`],
+  // value quoted, as Python's dict repr (`'api_key': 'x'`) and YAML (`token: "x"`) print them. Matched
+  // from the `=` or `:`; the key before it is read backwards by the lookbehind (a run of key characters
+  // always has a word boundary at or before its secret name, so `\b<key>` needs no more). The value does
+  // not take the `=` or `:` of a key after it (`token= api_key: x` masks `x`); a run of `=` or `:` is
+  // read back at most once, at its one failing start.
+  [
+    new RegExp(
+      `([=:])(?<=${SECRET_NAME}['"]?\\s*[=:])(\\s*['"]?)(?!\\[redacted\\])[^\\s&"',;]*[^\\s&"',;=:]`,
+      'gi',
+    ),
+    `$1$2${MASK}`,
+  ],
   // OAuth `code=` only with `=` (so "exit code: 1" stays readable).
   [/(\bcode=)[^\s&"',;]+/gi, `$1${MASK}`],
-  // JWTs: three base64url segments starting with eyJ.
-  [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, MASK],
-  // Long opaque strings (keys, tokens, hashes) of 32+ characters, which must mix letters and digits.
-  // Paths (segments joined by `/`) are kept unless one segment is itself long and opaque.
-  [/(?<![A-Za-z0-9_\-+/=.])[A-Za-z0-9_\-+/=.]{32,}/g, maskOpaque],
+  // JWTs: three base64url segments starting with eyJ. Tried once per run of base64url characters, at its
+  // first `\beyJ` (the lookahead is atomic): every later `eyJ` of the run ends its first segment at the
+  // same place, so it would fail the same way.
+  [
+    /(?<![A-Za-z0-9_-])(?=([A-Za-z0-9_-]*?)\beyJ)\1eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g,
+    `$1${MASK}`,
+    'eyJ',
+  ],
+  // Then long opaque strings: `replaceOpaqueRuns`, a scanner.
 ];
 
-/** Returns `text` with credentials and secret-looking values replaced by `[redacted]`. */
-export function redact(text: string): string {
-  let out = text;
-  for (const [pattern, replacement] of RULES) {
-    if (typeof replacement === 'string') out = out.replace(pattern, replacement);
-    else out = out.replace(pattern, replacement);
+/** The characters of a long opaque string: `[A-Za-z0-9_\-+/=.]`. */
+const OPAQUE_CHAR = new Uint8Array(128);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=.') {
+  OPAQUE_CHAR[ch.charCodeAt(0)] = 1;
+}
+const OPAQUE_MIN = 32;
+
+/**
+ * The last rule: long opaque strings (keys, tokens, hashes), runs of 32+ `OPAQUE_CHAR`s, each replaced by
+ * `replace(run, offset)` (`maskOpaque`: masked when it mixes letters and digits and is not a path of short
+ * parts). A scanner, as the regex it replaces had to be tried at every position: each character is read once.
+ */
+function replaceOpaqueRuns(text: string, replace: (run: string, offset: number) => string): string {
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < text.length; ) {
+    if (OPAQUE_CHAR[text.charCodeAt(i)] !== 1) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && OPAQUE_CHAR[text.charCodeAt(i)] === 1) i++;
+    if (i - start < OPAQUE_MIN) continue;
+    const run = text.slice(start, i);
+    const value = replace(run, start);
+    if (value !== run) {
+      out += text.slice(copied, start) + value;
+      copied = i;
+    }
   }
-  return out;
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** Characters looked at beyond `maxChars`, so that masks shortening the text still leave it full. */
+const CUT_MARGIN = 512;
+/**
+ * A piece of text (no space or punctuation boundary) longer than this is not taken for one secret cut in
+ * two: masking it whole would hide a whole stderr tail that is one long run of a character.
+ */
+const LONGEST_SECRET = 2048;
+/** How far back from an end cut a value running past it is looked for (Authorization line, JSON string). */
+const LINE_LOOKBACK = 4096;
+
+/**
+ * Returns `text` with credentials and secret-looking values replaced by `[redacted]`.
+ *
+ * With `maxChars`, the result has at most `maxChars` characters, and the text is cut BEFORE any rule
+ * runs: only its first (`keep: 'start'`) or last (`'end'`) `maxChars` characters plus a margin are looked
+ * at (and, for `'end'`, some context before them, so that a key just before the cut still masks its value
+ * just after it). A piece of text running across a cut is dropped and marked `[redacted]` (a secret cut in
+ * two would show its other half unmasked), and the result is cut again to `maxChars` without splitting a
+ * mask or a surrogate pair. When anything was cut, the result ends (`'start'`) or begins (`'end'`) with
+ * `…`.
+ */
+export function redact(text: string, maxChars?: number, keep: 'start' | 'end' = 'start'): string {
+  if (maxChars === undefined) return redactAll(text);
+  const limit = maxChars > 0 ? Math.floor(maxChars) : 0;
+  if (text.length <= limit + CUT_MARGIN) {
+    const out = redactAll(text);
+    if (out.length <= limit) return out;
+    return keep === 'start' ? clipStart(out, limit) : clipEnd(out, limit);
+  }
+  return keep === 'start'
+    ? clipStart(redactAll(headWindow(text, limit + CUT_MARGIN)), limit)
+    : clipEnd(redactEnd(text, text.length - limit - CUT_MARGIN), limit);
+}
+
+function redactAll(text: string): string {
+  let out = text;
+  for (const [pattern, replacement, needle] of RULES) {
+    if (needle === undefined || out.includes(needle)) out = out.replace(pattern, replacement);
+  }
+  return replaceOpaqueRuns(out, maskOpaque);
+}
+
+/**
+ * The first `size` characters of `text` (which is longer), ready for the rules: a piece running across the
+ * cut is replaced by a mask, and so is a URL authority the cut falls in (its `@` would be cut off).
+ */
+function headWindow(text: string, size: number): string {
+  let end = size;
+  if (isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  let start = end;
+  if (!isBoundary(text.charCodeAt(end))) {
+    while (start > 0 && end - start <= LONGEST_SECRET && !isBoundary(text.charCodeAt(start - 1))) start--;
+    // A piece longer than any secret (a rule of dashes, a flood of one letter) is cut, not masked whole;
+    // what is kept of it still goes through the opaque-string rule.
+    if (end - start > LONGEST_SECRET) start = end;
+  }
+  // `https://user:pa|ss@host`: the userinfo is masked only once its `@` is seen.
+  const scheme = text.lastIndexOf('://', start);
+  if (scheme >= 0 && scheme + 3 <= start && !/[\s/@]/.test(text.slice(scheme + 3, start))) {
+    start = scheme + 3;
+  }
+  return start === end ? text.slice(0, end) : `${text.slice(0, start)}${MASK}`;
+}
+
+/**
+ * `text` from `cut` on, redacted as if the text before it were there: a value whose key came before the
+ * cut is masked. The rules run on the text from `CUT_MARGIN` characters before the cut (a piece running
+ * across that earlier cut masked), and only what comes from `cut` on is returned, a mask across `cut`
+ * whole. Values that may run on longer than that (an Authorization header to the end of its line, a JSON
+ * string) are looked for up to `LINE_LOOKBACK` characters back, and masked to their end.
+ */
+function redactEnd(text: string, cut: number): string {
+  let start = cut;
+  if (isLowSurrogate(text.charCodeAt(start))) start++;
+  const from = Math.max(0, start - LINE_LOOKBACK);
+  const previousBreak = lastIndexOfLineBreak(text, from, start);
+  const lineHead = text.slice(
+    previousBreak < 0 ? from : previousBreak + 1,
+    start + 'proxy-authorization'.length,
+  );
+  if (/authorization/i.test(lineHead)) {
+    const lineEnd = indexOfLineBreak(text, start, text.length);
+    return lineEnd < 0 ? MASK : `${MASK}${redactAll(text.slice(lineEnd))}`;
+  }
+  if (OPEN_JSON_SECRET.test(text.slice(from, start))) {
+    const close = indexOfClosingQuote(text, start);
+    return close < 0 ? MASK : `${MASK}${redactAll(text.slice(close))}`;
+  }
+  let contextStart = Math.max(0, start - CUT_MARGIN);
+  if (isLowSurrogate(text.charCodeAt(contextStart))) contextStart++;
+  let prefix = '';
+  if (contextStart > 0 && !isBoundary(text.charCodeAt(contextStart - 1))) {
+    let next = contextStart;
+    while (next < text.length && next - contextStart <= LONGEST_SECRET && !isBoundary(text.charCodeAt(next)))
+      next++;
+    // A piece longer than any secret is cut, not masked whole (see headWindow).
+    if (next - contextStart <= LONGEST_SECRET) {
+      contextStart = next;
+      prefix = MASK;
+    }
+  }
+  // A piece running across the earlier cut and past `cut` is all masked.
+  const point = prefix.length + Math.max(0, start - contextStart);
+  const { text: out, point: kept } = redactTracked(`${prefix}${text.slice(contextStart)}`, point);
+  return out.slice(kept);
+}
+
+/**
+ * `redactAll`, also telling where position `point` of `text` ends up in the result; a point inside a
+ * replaced match moves to the start of its replacement.
+ */
+function redactTracked(text: string, point: number): { text: string; point: number } {
+  let out = text;
+  let at = point;
+  // One pass: each replacement before the point shifts it; one across it moves it to its start.
+  let shift = 0;
+  let moved = -1;
+  const track = (offset: number, length: number, value: string): string => {
+    if (offset + length <= at) shift += value.length - length;
+    else if (offset < at && moved < 0) moved = offset + shift;
+    return value;
+  };
+  const settle = (): void => {
+    at = moved >= 0 ? moved : at + shift;
+    shift = 0;
+    moved = -1;
+  };
+  for (const [pattern, replacement, needle] of RULES) {
+    if (needle !== undefined && !out.includes(needle)) continue;
+    out = out.replace(pattern, (...args: unknown[]) => {
+      const match = String(args[0]);
+      const value = replacement.replace(/\$(\d)/g, (_, group: string) => String(args[Number(group)] ?? ''));
+      return track(Number(args[args.length - 2]), match.length, value);
+    });
+    settle();
+  }
+  out = replaceOpaqueRuns(out, (run, offset) => track(offset, run.length, maskOpaque(run)));
+  settle();
+  return { text: out, point: at };
+}
+
+/** A JSON string value of a secret key that is still open at the end of the text. */
+const OPEN_JSON_SECRET = new RegExp(
+  `"(?<="${KEY_CHAR}*${SECRET_NAME}"\\s*:\\s*")(?:[^"\\\\]|\\\\[\\s\\S])*\\\\?$`,
+  'i',
+);
+
+/** `text` cut to `limit - 1` characters (no mask or surrogate pair split), then `…`. */
+function clipStart(text: string, limit: number): string {
+  if (limit === 0) return '';
+  let cut = Math.min(text.length, limit - 1);
+  if (cut > 0 && isLowSurrogate(text.charCodeAt(cut))) cut--;
+  // A mask starting fewer than MASK.length characters before the cut would be split: cut before it.
+  for (let back = 1; back < MASK.length && back <= cut; back++) {
+    if (text.startsWith(MASK, cut - back)) {
+      cut -= back;
+      break;
+    }
+  }
+  return `${text.slice(0, cut)}${ELLIPSIS}`;
+}
+
+/** `…`, then the last `limit - 1` characters of `text` (no mask or surrogate pair split). */
+function clipEnd(text: string, limit: number): string {
+  if (limit === 0) return '';
+  let start = Math.max(0, text.length - (limit - 1));
+  if (start < text.length && isLowSurrogate(text.charCodeAt(start))) start++;
+  // A mask starting fewer than MASK.length characters before the start would be split: start after it.
+  for (let back = 1; back < MASK.length && back <= start; back++) {
+    if (text.startsWith(MASK, start - back)) {
+      start = start - back + MASK.length;
+      break;
+    }
+  }
+  return `${ELLIPSIS}${text.slice(start)}`;
+}
+
+/**
+ * Where a piece of text crossing a cut ends: white space and the punctuation that ends a token, a key, an
+ * opaque string or a JWT. (A key=value value may go on past it, but that rule masks any start of a value.)
+ */
+function isBoundary(code: number): boolean {
+  if (Number.isNaN(code)) return true;
+  if (code <= 0x20 || code === 0x7f || code === 0x85 || code === 0xa0 || code === 0x2028 || code === 0x2029) {
+    return true;
+  }
+  return BOUNDARY_PUNCTUATION.includes(String.fromCharCode(code));
+}
+const BOUNDARY_PUNCTUATION = '"\'`,;&<>()[]{}|';
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** Index of the first `\n` or `\r` in `text[from, to)`, or -1. */
+function indexOfLineBreak(text: string, from: number, to: number): number {
+  const end = Math.min(to, text.length);
+  for (let i = from; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0a || code === 0x0d) return i;
+  }
+  return -1;
+}
+
+/** Index of the last `\n` or `\r` in `text[from, to)`, or -1. */
+function lastIndexOfLineBreak(text: string, from: number, to: number): number {
+  for (let i = to - 1; i >= from; i--) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0a || code === 0x0d) return i;
+  }
+  return -1;
+}
+
+/** Index of the first unescaped `"` at or after `from`, or -1. */
+function indexOfClosingQuote(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x5c) i++;
+    else if (code === 0x22) return i;
+  }
+  return -1;
 }
 
 /**
@@ -59,5 +370,5 @@ export function boundedTail(text: string, maxChars: number): string {
   let tail = text.slice(text.length - maxChars);
   const firstBreak = tail.indexOf('\n');
   if (firstBreak >= 0 && firstBreak < Math.min(200, tail.length - 1)) tail = tail.slice(firstBreak + 1);
-  return `…${tail}`;
+  return `${ELLIPSIS}${tail}`;
 }

@@ -23,6 +23,8 @@ export interface StdioTransportOptions {
   maxSkippedLines?: number;
   /** Bytes of such lines tolerated in all. Default 1 MiB. */
   maxSkippedBytes?: number;
+  /** Bytes of messages waiting to be written to the server's stdin before the connection fails. Default 32 MiB. */
+  maxQueuedBytes?: number;
 }
 
 export interface HttpTransportOptions {

@@ -53,3 +53,63 @@ describe('boundedTail', () => {
     assert.ok(!tail.slice(1).startsWith('line'), 'no fragment at the start');
   });
 });
+
+describe('redact with a bound', () => {
+  const pad = (n: number) => 'lorem ipsum '.repeat(Math.ceil(n / 12)).slice(0, n);
+  const SECRET = 'Sx7Kq2Lm9Np4Rt6V';
+
+  it('returns short text as the unbounded redact does', () => {
+    assert.equal(redact('token=abc and more', 100), 'token=[redacted] and more');
+    assert.equal(redact('token=abc', 100, 'end'), 'token=[redacted]');
+  });
+
+  it('keeps the start, at most maxChars characters ending with …, without splitting a mask', () => {
+    const out = redact(`${pad(50)} token=abc ${pad(5000)}`, 61);
+    assert.ok(out.length <= 61, out);
+    assert.ok(out.endsWith('…'), out);
+    assert.doesNotMatch(out, /\[redac?t?e?d?…/);
+  });
+
+  it('keeps the end, at most maxChars characters starting with …', () => {
+    const out = redact(`${pad(5000)} token=abc`, 40, 'end');
+    assert.ok(out.length <= 40, out);
+    assert.ok(out.startsWith('…'), out);
+    assert.ok(out.endsWith('token=[redacted]'), out);
+  });
+
+  // Masked padding (opaque keys shrink to `[redacted]`), so that what is shown reaches the cut (600 + 512
+  // characters in from the start, or from the end), which falls inside the secret.
+  const shrinking = (n: number) => 'a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7 '.repeat(Math.ceil(n / 35)).slice(-n);
+  for (const form of [`https://u:${SECRET}@h`, `'api_key': '${SECRET} x'`, `${SECRET}${SECRET}`]) {
+    it(`never shows part of a secret the start cut falls in: ${JSON.stringify(form)}`, () => {
+      const text = `${shrinking(600 + 512 - form.length + 6)}${form} ${pad(2000)}`;
+      const out = redact(text, 600);
+      assert.ok(out.length < 600 && out.includes('[redacted]'), `the cut is shown: ${out.slice(-60)}`);
+      assert.ok(!out.includes(SECRET.slice(0, 4)), out.slice(-60));
+    });
+  }
+  for (const form of [`Bearer ${SECRET}`, `token: ${SECRET}`, `-H 'X-Api-Key: ${SECRET}`]) {
+    it(`never shows part of a secret the end cut falls in: ${JSON.stringify(form)}`, () => {
+      const text = `${pad(2000)} ${form} ${shrinking(600 + 512 - 7)}`;
+      const out = redact(text, 600, 'end');
+      assert.ok(out.length < 600, `the cut is shown: ${out.slice(0, 60)}`);
+      assert.ok(!out.includes(SECRET.slice(-4)), out.slice(0, 60));
+    });
+  }
+
+  it('masks the rest of a line whose Authorization header came long before an end cut', () => {
+    const text = `${pad(100)}\nAuthorization: Digest ${pad(3000)}${SECRET}\nnext line`;
+    const out = redact(text, 100, 'end');
+    assert.ok(!out.includes('lorem'), out);
+    assert.ok(out.endsWith('[redacted]\nnext line'), out);
+  });
+});
+
+it('a cut through a run longer than any secret keeps the text instead of masking it whole', () => {
+  const flood = 'e'.repeat(70_000);
+  assert.equal(redact(flood, 16_384, 'end'), `…${'e'.repeat(16_383)}`);
+  assert.equal(redact(flood, 16_384, 'start'), `${'e'.repeat(16_383)}…`);
+  // A key just before an end cut still masks its value, however long the text before it.
+  const keyed = `${'e'.repeat(70_000)} api_key=${'k1'.repeat(20)} done`;
+  assert.doesNotMatch(redact(keyed, 30, 'end'), /k1k1/);
+});

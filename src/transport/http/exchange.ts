@@ -1,7 +1,8 @@
 /**
  * One POST exchange of Streamable HTTP: send a message, read a JSON or SSE answer, deliver what arrives,
  * and for a request stop once its response is in. A 2025 response stream that breaks early is resumed
- * with GET + `Last-Event-ID` after the SSE `retry` delay, never re-POSTed (S25/basic/transports).
+ * with GET + `Last-Event-ID` after the SSE `retry` delay (bounded by the policy in backoff.ts), never
+ * re-POSTed (S25/basic/transports). A JSON answer to a request must be the response to that request.
  */
 
 import type { Readable } from 'node:stream';
@@ -9,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { McpError } from '../../errors/index.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/jsonrpc.js';
 import type { SendOptions } from '../connection.js';
+import { madeProgress, RESUME_BUDGET, Reconnect } from './backoff.js';
 import { discard, mediaType, readBounded, readSse, type SseOutcome } from './body.js';
 import { type AbortCause, abortError, networkError, statusError } from './failures.js';
 import { readSessionId, SESSION_HEADER } from './session.js';
@@ -17,10 +19,6 @@ import { SseParser } from './sse.js';
 
 /** Error bodies are small; this is plenty for a JSON-RPC error with data. */
 const ERROR_BODY_LIMIT = 64 * 1024;
-/** Reconnection delay when the stream set no `retry` (S25/basic/transports leaves the default to us). */
-const DEFAULT_RETRY_MS = 1000;
-/** Consecutive resumptions that brought nothing new before we give up. */
-const MAX_RESUME_ATTEMPTS = 3;
 
 export interface ExchangeInput {
   message: JsonRpcMessage;
@@ -40,6 +38,14 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
   const label = `POST ${rpcMethod ?? 'response'} to ${shell.target}`;
   const isInitialize = rpcMethod === 'initialize';
   if (signal.aborted) throw abortError(label, input.abortCause(), false);
+  let payload: string;
+  try {
+    payload = JSON.stringify(message);
+  } catch (cause) {
+    throw new McpError('config', `${label} was not sent: it is not JSON data (a BigInt or a cycle?)`, {
+      cause,
+    });
+  }
   const started = shell.logging ? performance.now() : 0;
   let issued: Issued;
   try {
@@ -47,7 +53,7 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
     issued = await issue(
       shell,
       { method: 'POST', perMessage: options.headers, newSession: isInitialize },
-      JSON.stringify(message),
+      payload,
       signal,
     );
   } catch (error) {
@@ -65,9 +71,11 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
   }
   try {
     if (status < 200 || status >= 300) {
-      await failedStatus(shell, label, status, resHeaders, body, sessionSent).catch((error: unknown) => {
-        throw isInitialize ? withOldSseHint(error, status) : error;
-      });
+      await failedStatus(shell, label, status, resHeaders, body, sessionSent, requestId).catch(
+        (error: unknown) => {
+          throw isInitialize ? withOldSseHint(error, status) : error;
+        },
+      );
       return;
     }
     if (isInitialize) shell.headers.adoptSession(readSessionId(resHeaders[SESSION_HEADER], shell.target));
@@ -101,7 +109,9 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
         },
       );
     }
-    shell.deliver(parseJson(text, label));
+    const value = parseJson(text, label);
+    if (requestId !== undefined) checkJsonAnswer(value, requestId, label, status);
+    shell.deliver(value);
   } catch (error) {
     discard(body);
     if ((signal.aborted || input.isClosing()) && !(error instanceof McpError && error.kind === 'too_large')) {
@@ -123,16 +133,25 @@ async function sseExchange(
   requestId: RequestId | undefined,
 ): Promise<void> {
   let parser = new SseParser({ maxEventChars: shell.maxMessageBytes + 1024 });
-  const read = (body: Readable): Promise<SseOutcome> =>
-    readSse(body, {
+  // Progress for the reconnect policy: a message delivered on the current stream (not a mere new id).
+  let delivered = false;
+  let openedAt = 0;
+  const read = (body: Readable): Promise<SseOutcome> => {
+    delivered = false;
+    openedAt = performance.now();
+    return readSse(body, {
       parser,
       maxMessageBytes: shell.maxMessageBytes,
       label,
-      deliver: (value) => shell.deliver(value),
+      deliver: (value) => {
+        delivered = true;
+        shell.deliver(value);
+      },
       isFinal: (value) => requestId !== undefined && isResponseTo(value, requestId),
     });
+  };
   let outcome = await read(firstBody);
-  let fruitless = 0;
+  let reconnect: Reconnect | undefined;
   while (outcome.type !== 'done') {
     if (input.signal.aborted || input.isClosing()) throw abortError(label, input.abortCause(), true);
     if (requestId === undefined && outcome.type === 'ended') return; // a notification's stream may simply end
@@ -142,19 +161,23 @@ async function sseExchange(
         ...(outcome.type === 'broken' ? { cause: outcome.error } : {}),
       });
     }
-    fruitless = outcome.progressed ? 0 : fruitless + 1;
-    if (fruitless >= MAX_RESUME_ATTEMPTS) {
+    reconnect ??= new Reconnect({ budget: RESUME_BUDGET });
+    reconnect.ended(madeProgress(delivered, performance.now() - openedAt));
+    // S25/basic/transports: the client MUST wait the `retry` value before reconnecting; the policy
+    // waits at least that (and at least its floor, so `retry: 0` cannot make a tight loop).
+    const delay = reconnect.next(parser.retry);
+    if (delay === undefined) {
+      // The POST was delivered: whether it ran is unknown.
       throw new McpError(
         'transport',
-        `${label}: response stream ended before the response (gave up after ${fruitless} resumptions)`,
-        {
-          delivery: 'unknown',
-        },
+        `${label}: response stream ended before the response (gave up after ${RESUME_BUDGET} resumptions without progress)`,
+        { delivery: 'unknown', ...(outcome.type === 'broken' ? { cause: outcome.error } : {}) },
       );
     }
-    // S25/basic/transports: the client MUST wait the `retry` value before reconnecting.
+    if (shell.logging)
+      shell.log(`resuming in ${delay}ms (attempt ${reconnect.attempts} of ${RESUME_BUDGET})`);
     try {
-      await sleep(parser.retry ?? DEFAULT_RETRY_MS, undefined, { signal: input.signal });
+      await sleep(delay, undefined, { signal: input.signal });
     } catch (error) {
       throw abortError(label, input.abortCause(), true, error);
     }
@@ -213,8 +236,8 @@ async function resumeGet(
 
 /**
  * A non-2xx answer. A JSON-RPC error response carrying an id (400 with -32020/-32021/-32022/-32602,
- * 404 with -32601: S26/basic/transports/streamable-http) is delivered so the engine sees the rpc error;
- * anything else becomes an `McpError` from the status.
+ * 404 with -32601: S26/basic/transports/streamable-http) is delivered so the engine sees the rpc error
+ * (for a request, only when the id is the request's); anything else becomes an `McpError` from the status.
  */
 async function failedStatus(
   shell: HttpShell,
@@ -223,6 +246,7 @@ async function failedStatus(
   headers: Record<string, string | string[] | undefined>,
   body: Readable,
   sessionSent: boolean,
+  requestId: RequestId | undefined,
 ): Promise<void> {
   const byStatus = statusError(label, status, headers, sessionSent);
   if (byStatus.kind !== 'transport' || (status >= 300 && status < 400)) {
@@ -238,7 +262,8 @@ async function failedStatus(
     } catch {
       value = undefined;
     }
-    if (isIdentifiedError(value)) {
+    // Delivered only when it can reach its call: an error for another id falls through to the status error.
+    if (isIdentifiedError(value) && (requestId === undefined || isResponseTo(value, requestId))) {
       shell.deliver(value);
       return;
     }
@@ -263,6 +288,39 @@ export function isResponseTo(value: unknown, id: RequestId): boolean {
   return (
     isObject(value) && !('method' in value) && value['id'] === id && ('result' in value || 'error' in value)
   );
+}
+
+/**
+ * A JSON body answering a request POST must be the response to that request (S26/basic/transports/streamable-http):
+ * anything else would be dropped by the engine as unknown while the call waits out its deadline, so it
+ * fails the call now as `protocol`. Ids are server data: shown clipped.
+ */
+function checkJsonAnswer(value: unknown, requestId: RequestId, label: string, status: number): void {
+  const fail = (what: string): never => {
+    throw new McpError(
+      'protocol',
+      `${label}: the JSON answer ${what}, not the response to request ${showId(requestId)}`,
+      {
+        delivery: 'unknown',
+        status,
+      },
+    );
+  };
+  if (Array.isArray(value)) fail('is a batch (an array)');
+  if (!isObject(value)) fail('is not a JSON-RPC message');
+  const message = value as Record<string, unknown>;
+  if (typeof message['method'] === 'string') {
+    fail('id' in message ? 'is a JSON-RPC request' : 'is a JSON-RPC notification');
+  }
+  if (!('result' in message) && !('error' in message)) fail('is not a JSON-RPC response');
+  const id = message['id'];
+  if (id === undefined || id === null) fail('is a response without an id');
+  if (id !== requestId) fail(`answers id ${showId(id)}`);
+}
+
+function showId(id: unknown): string {
+  const text = JSON.stringify(id) ?? String(id);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 function isIdentifiedError(value: unknown): boolean {

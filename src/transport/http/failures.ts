@@ -4,6 +4,7 @@
  * challenge, 404 session expiry). Messages name the operation and origin+path, never headers or tokens.
  */
 import { McpError } from '../../errors/index.js';
+import { redact } from '../../internal/redact.js';
 import { parseWwwAuthenticate } from '../../protocol/www-authenticate.js';
 
 /** Who fired the abort: the caller's signal (cancel) or the connection's `close()`. */
@@ -88,7 +89,8 @@ export function statusError(
     const challenge = challenges.find((c) => /^(bearer|dpop)$/i.test(c.scheme)) ?? challenges[0];
     const kind = status === 401 ? 'auth_required' : 'forbidden';
     const what = status === 401 ? 'authorization required' : 'forbidden';
-    const detail = challenge?.error === undefined ? '' : ` (${clip(challenge.error, 64)})`;
+    // Redacted before it is cut, so that a cut cannot leave half a secret for the message's redactor to miss.
+    const detail = challenge?.error === undefined ? '' : ` (${clip(redact(challenge.error, 65), 64)})`;
     return new McpError(kind, `${label}: HTTP ${status} ${what}${detail}`, {
       status,
       delivery: 'delivered',
@@ -116,7 +118,8 @@ function redirectTarget(location: string | string[] | undefined): string {
   }
 }
 
+/** `text` with anything but printable ASCII as `?`, cut to `max` characters (then `…`); cut first. */
 function clip(text: string, max: number): string {
-  const safe = text.replace(/[^\x20-\x7e]/g, '?');
+  const safe = text.slice(0, max + 1).replace(/[^\x20-\x7e]/g, '?');
   return safe.length > max ? `${safe.slice(0, max)}…` : safe;
 }

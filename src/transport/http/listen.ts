@@ -1,19 +1,16 @@
 /**
  * The 2025-11-25 GET stream for server-initiated messages (S25/basic/transports "Listening for Messages
  * from the Server"): opened on request, 405 means the server has none, reconnects with `Last-Event-ID`
- * after the `retry` delay or a bounded backoff, and stops on close. Its failures are diagnostics, not fatal.
+ * after the `retry` delay under the reconnect policy of backoff.ts (floor, backoff with jitter, a budget of
+ * reconnects without progress), and stops on close. Its failures are diagnostics, not fatal.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
+import { LISTEN_BUDGET, madeProgress, Reconnect } from './backoff.js';
 import { discard, readSse } from './body.js';
 import { errorCode } from './failures.js';
 import { type HttpShell, issue } from './shell.js';
 import { SseParser } from './sse.js';
-
-/** Consecutive attempts without any event before the stream is given up. */
-const MAX_FRUITLESS_ATTEMPTS = 5;
-const BASE_BACKOFF_MS = 500;
-const MAX_BACKOFF_MS = 30_000;
 
 export class ListenStream {
   private readonly controller = new AbortController();
@@ -42,25 +39,28 @@ export class ListenStream {
 
   private async loop(): Promise<void> {
     const signal = this.controller.signal;
+    const reconnect = new Reconnect({ budget: LISTEN_BUDGET });
     let lastEventId = '';
     let retry: number | undefined;
-    let fruitless = 0;
     while (!signal.aborted) {
       const parser = new SseParser({ maxEventChars: this.shell.maxMessageBytes + 1024 });
       parser.lastEventId = lastEventId;
       parser.retry = retry;
+      const openedAt = performance.now();
       const outcome = await this.once(parser, lastEventId, signal);
       if (outcome === 'stop' || signal.aborted) return;
       lastEventId = parser.lastEventId;
       retry = parser.retry;
-      fruitless = outcome === 'progressed' ? 0 : fruitless + 1;
-      if (fruitless >= MAX_FRUITLESS_ATTEMPTS) {
+      // Progress is a delivered message (or a long-lived stream), never a fresh event id alone.
+      reconnect.ended(madeProgress(outcome === 'delivered', performance.now() - openedAt));
+      const delay = reconnect.next(retry);
+      if (delay === undefined) {
         this.diagnostic(
-          `GET stream of ${this.shell.target}: gave up after ${fruitless} attempts without events`,
+          `GET stream of ${this.shell.target}: gave up after ${LISTEN_BUDGET} reconnects without events`,
         );
         return;
       }
-      const delay = retry ?? Math.min(BASE_BACKOFF_MS * 2 ** fruitless, MAX_BACKOFF_MS);
+      if (this.shell.logging) this.shell.log(`GET listen: reconnecting in ${delay}ms`);
       try {
         await sleep(delay, undefined, { signal });
       } catch {
@@ -69,12 +69,12 @@ export class ListenStream {
     }
   }
 
-  /** One GET; says whether to stop for good, or whether this attempt brought anything. */
+  /** One GET; says whether to stop for good, or whether this attempt delivered any message. */
   private async once(
     parser: SseParser,
     lastEventId: string,
     signal: AbortSignal,
-  ): Promise<'stop' | 'progressed' | 'idle'> {
+  ): Promise<'stop' | 'delivered' | 'idle'> {
     let response: Dispatcher.ResponseData;
     try {
       const spec = lastEventId === '' ? { method: 'GET' as const } : { method: 'GET' as const, lastEventId };
@@ -104,20 +104,23 @@ export class ListenStream {
       this.diagnostic(`GET stream of ${this.shell.target}: not text/event-stream`);
       return 'stop';
     }
+    let delivered = false;
     try {
-      const outcome = await readSse(body, {
+      await readSse(body, {
         parser,
         maxMessageBytes: this.shell.maxMessageBytes,
         label: `GET stream of ${this.shell.target}`,
-        deliver: (value) => this.shell.deliver(value),
+        deliver: (value) => {
+          delivered = true;
+          this.shell.deliver(value);
+        },
         onBadJson: () =>
           this.diagnostic(`GET stream of ${this.shell.target}: skipped an event that is not JSON`),
       });
-      return outcome.type !== 'done' && outcome.progressed ? 'progressed' : 'idle';
     } catch (error) {
       discard(body);
       this.diagnostic(`GET stream of ${this.shell.target}: ${(error as Error).message}`);
-      return 'idle';
     }
+    return delivered ? 'delivered' : 'idle';
   }
 }

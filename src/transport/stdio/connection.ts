@@ -27,6 +27,10 @@ import { type ExitInfo, terminate } from './terminate.js';
 
 const debug = debuglog('autos-mcp');
 const DEFAULT_GRACE_MS = 2000;
+/** Messages waiting to be written to a server's stdin, in bytes, before the connection fails. */
+export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024;
+/** What one waiting line costs besides its text (its promises and closures), counted against the bound. */
+const QUEUE_ENTRY_BYTES = 256;
 /** Errors carry a shorter tail than the CloseReport: they travel through logs and worker messages. */
 const ERROR_TAIL_CHARS = 8 * 1024;
 /** After the server exits, how long we wait for stdout to drain before reporting (a grandchild may hold it open). */
@@ -70,12 +74,16 @@ export class StdioConnection implements Connection {
   #stdoutEnded!: Promise<void>;
   #teardown: Promise<ConnectionCloseReport> | undefined;
   #writeChain: Promise<void> = Promise.resolve();
+  /** Bytes of lines waiting to be written (plus bookkeeping per line), bounded by `maxQueuedBytes`. */
+  #queuedBytes = 0;
+  readonly #maxQueuedBytes: number;
 
   constructor(options: StdioTransportOptions) {
     this.#options = options;
     this.target = commandTarget(options.command);
     // JSON that is not a JSON-RPC message (a JSON log line) is skipped like any other noise.
     this.#decoder = new LineDecoder(options.maxMessageBytes, isMessage);
+    this.#maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
     this.#skipped = new SkippedLines(
       options.maxSkippedLines ?? DEFAULT_MAX_SKIPPED_LINES,
       options.maxSkippedBytes ?? DEFAULT_MAX_SKIPPED_BYTES,
@@ -146,11 +154,36 @@ export class StdioConnection implements Connection {
       // JSON.stringify escapes every newline inside strings, so one message is always exactly one line.
       line = `${JSON.stringify(message)}\n`;
     } catch (cause) {
+      const what = 'method' in message ? message.method : 'an answer';
       return Promise.reject(
-        new McpError('protocol', `cannot serialize a message for ${this.target}`, { cause }),
+        new McpError(
+          'config',
+          `${what} to ${this.target} was not sent: it is not JSON data (a BigInt or a cycle?)`,
+          {
+            cause,
+          },
+        ),
       );
     }
-    const job = this.#writeChain.then(() => this.#write(line, options.signal));
+    // Lines wait for the one being written (the pipe's backpressure); what waits is bounded, so a server
+    // that never reads its stdin fails the connection instead of growing the host's memory.
+    const size = line.length + QUEUE_ENTRY_BYTES;
+    if (this.#queuedBytes > 0 && this.#queuedBytes + size > this.#maxQueuedBytes) {
+      const error = new McpError(
+        'transport',
+        `${this.target} does not read its stdin: more than ${this.#maxQueuedBytes} bytes of messages are waiting (maxQueuedBytes)`,
+        this.#errorOptions(),
+      );
+      // This message is refused first (not_sent), then the connection fails for what is already waiting.
+      setImmediate(() => this.#fail(error));
+      return Promise.reject(new McpError('transport', error.message, { delivery: 'not_sent' }));
+    }
+    this.#queuedBytes += size;
+    const job = this.#writeChain
+      .then(() => this.#write(line, options.signal))
+      .finally(() => {
+        this.#queuedBytes -= size;
+      });
     this.#writeChain = job.catch(() => undefined);
     return job;
   }

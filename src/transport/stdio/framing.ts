@@ -149,7 +149,8 @@ function isBlank(line: Buffer): boolean {
 
 /** A short, quoted, redacted preview of a line, safe for a terminal. */
 export function preview(text: string): string {
-  const oneLine = redact(text.slice(0, PREVIEW_CHARS * 4)).replace(
+  // Cut before redacting: only the first ~80 characters (and a margin) of a line are looked at.
+  const oneLine = redact(text, PREVIEW_CHARS + 1).replace(
     /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
     ' ',
   );

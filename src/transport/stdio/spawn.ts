@@ -64,16 +64,21 @@ export async function spawnServer(options: StdioTransportOptions): Promise<Child
     args = [...flags, '--', options.command, ...args];
     file = 'unshare';
   }
-  const child = spawn(file, args, {
-    cwd,
-    env,
-    shell: false,
-    // POSIX: the server leads a new session and process group, so one kill(-pid) reaches all it started.
-    detached: process.platform !== 'win32',
-    windowsHide: true,
-    windowsVerbatimArguments,
-    stdio: ['pipe', 'pipe', options.stderr === 'capture' ? 'pipe' : options.stderr],
-  });
+  let child: ChildProcess;
+  try {
+    child = spawn(file, args, {
+      cwd,
+      env,
+      shell: false,
+      // POSIX: the server leads a new session and process group, so one kill(-pid) reaches all it started.
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+      windowsVerbatimArguments,
+      stdio: ['pipe', 'pipe', options.stderr === 'capture' ? 'pipe' : options.stderr],
+    });
+  } catch (error) {
+    throw spawnThrew(target, error);
+  }
   await new Promise<void>((resolve, reject) => {
     const onSpawn = (): void => {
       child.off('error', onError);
@@ -94,8 +99,35 @@ function spawnError(target: string, code: string, cause?: unknown): McpError {
   return new McpError(
     'spawn',
     `cannot start ${target} (${code}): ${hint}`,
-    cause === undefined ? {} : { cause },
+    // Node's spawn error carries `spawnargs` and `path`, which may hold a secret argument: keep only its code.
+    cause === undefined ? {} : { cause: causeSummary(cause) },
   );
+}
+
+/** A spawn error reduced to its name and code: what explains the failure, nothing of the command line. */
+function causeSummary(cause: unknown): Error {
+  const code = (cause as { code?: unknown } | null)?.code;
+  const summary = new Error(typeof code === 'string' ? `spawn failed: ${code}` : 'spawn failed');
+  if (typeof code === 'string') Object.assign(summary, { code });
+  return summary;
+}
+
+/**
+ * What `spawn` threw synchronously. Node throws a `TypeError` (`ERR_INVALID_ARG_VALUE`/`_TYPE`) for a NUL
+ * in the command, an argument, cwd or an env name or value, and its message quotes that value: it becomes
+ * a `config` error naming only the code, with no cause. normalizeConfig refuses such configs first; this
+ * is for values that slip past it.
+ */
+function spawnThrew(target: string, error: unknown): McpError {
+  const code = (error as { code?: unknown } | null)?.code;
+  const shown = typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? code : 'unknown';
+  if (error instanceof TypeError || shown.startsWith('ERR_INVALID_ARG')) {
+    return new McpError(
+      'config',
+      `cannot start ${target} (${shown}): the command, an argument, cwd or the environment holds a value spawn refuses (such as a NUL byte)`,
+    );
+  }
+  return spawnError(target, shown);
 }
 
 let unshareCache: readonly string[] | null | undefined;

@@ -35,10 +35,13 @@ export class StderrRing {
     if (this.#chunks.length > 64) this.#chunks = [Buffer.concat(this.#chunks, this.#bytes)];
   }
 
-  /** The kept text, redacted and cut to at most `maxChars` characters (from the end). */
+  /**
+   * The kept text, redacted and cut to at most `maxChars` characters (from the end). Only its last
+   * `maxChars` characters and a margin are redacted (see `redact`).
+   */
   tail(maxChars = this.#capacity): string {
     if (this.#bytes === 0) return '';
-    const text = Buffer.concat(this.#chunks).toString('utf8');
-    return boundedTail(redact(text), maxChars);
+    const text = Buffer.concat(this.#chunks, this.#bytes).toString('utf8');
+    return boundedTail(redact(text, maxChars + 1, 'end'), maxChars);
   }
 }
