@@ -8,7 +8,6 @@ import type { Writable } from 'node:stream';
 import { debuglog } from 'node:util';
 import { McpError } from '../../errors/index.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import { classify } from '../../protocol/jsonrpc.js';
 import type {
   Connection,
   ConnectionCloseReport,
@@ -178,27 +177,31 @@ export class StdioConnection implements Connection {
       setImmediate(() => this.#fail(error));
       return Promise.reject(new McpError('transport', error.message, { delivery: 'not_sent' }));
     }
+    // Nothing waiting or being written (the bytes count both): write now, without a turn through the chain.
+    const idle = this.#queuedBytes === 0;
     this.#queuedBytes += size;
-    const job = this.#writeChain
-      .then(() => this.#write(line, options.signal))
-      .finally(() => {
-        this.#queuedBytes -= size;
-      });
-    this.#writeChain = job.catch(() => undefined);
+    const job = idle
+      ? this.#write(line, options.signal, size)
+      : this.#writeChain.then(() => this.#write(line, options.signal, size));
+    this.#writeChain = job.catch(ignore);
     return job;
   }
 
-  #write(line: string, signal: AbortSignal | undefined): Promise<void> {
-    if (signal?.aborted) {
-      return Promise.reject(
-        new McpError('cancelled', `send to ${this.target} cancelled before it was written`),
-      );
-    }
-    if (this.#silenced || this.#exit !== undefined) return Promise.reject(this.#closedError('send'));
+  /** Writes one line; `size` leaves the waiting bytes once the write is over, whatever its outcome. */
+  #write(line: string, signal: AbortSignal | undefined, size: number): Promise<void> {
+    const refused = signal?.aborted
+      ? new McpError('cancelled', `send to ${this.target} cancelled before it was written`)
+      : this.#silenced || this.#exit !== undefined || this.#stdin === undefined
+        ? this.#closedError('send')
+        : undefined;
     const stdin = this.#stdin;
-    if (stdin === undefined) return Promise.reject(this.#closedError('send'));
+    if (refused !== undefined || stdin === undefined) {
+      this.#queuedBytes -= size;
+      return Promise.reject(refused ?? this.#closedError('send'));
+    }
     return new Promise((resolve, reject) => {
       stdin.write(line, (error) => {
+        this.#queuedBytes -= size;
         if (!error) return resolve();
         const code = (error as NodeJS.ErrnoException).code ?? 'error';
         // A pipe that broke mid-line never delivered a complete line, so the server cannot have acted on it.
@@ -354,7 +357,12 @@ export class StdioConnection implements Connection {
   }
 }
 
-/** A value that is a JSON-RPC message; anything else on stdout is noise. */
+/**
+ * A value that claims to be a JSON-RPC message; anything else on stdout (a JSON log line) is noise. A
+ * cheap check: the client validates the message in full, and a broken one that claims `jsonrpc` fails it.
+ */
 function isMessage(value: unknown): boolean {
-  return classify(value).type !== 'invalid';
+  return typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
 }
+
+function ignore(): void {}
