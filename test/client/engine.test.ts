@@ -4,25 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
-import { Engine } from '../../src/client/engine.js';
 import { isMcpError } from '../../src/index.js';
-import { scriptedPair } from '../helpers/memory-server.js';
+import { startedEngine } from '../helpers/memory-server.js';
 import { must } from '../helpers/must.js';
 
 /** Lets queued microtasks (the pair's deliveries) run; `setImmediate` is not faked. */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function started(traits = {}) {
-  const { connection, server } = scriptedPair({ traits });
-  const engine = new Engine(connection, {
-    target: 'memory test server',
-    defaultTimeoutMs: 1000,
-    onServerRequest: () => {},
-    onNotification: () => {},
-  });
-  await engine.start();
-  return { engine, server };
-}
+const started = startedEngine;
 
 /** Tracks whether a promise has settled, and how. */
 function watch<T>(promise: Promise<T>) {

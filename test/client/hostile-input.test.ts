@@ -10,9 +10,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Engine } from '../../src/client/engine.js';
 import { callTool, clearEraCache, connect, isMcpError } from '../../src/index.js';
-import { scriptedPair } from '../helpers/memory-server.js';
+import { scriptedPair, startedEngine } from '../helpers/memory-server.js';
 import { waitFor } from '../helpers/wait.js';
 import { json, type Recorded, result, serversClosedAfter } from '../transport/http/test-server.js';
 import { fixture } from './helpers.js';
@@ -87,14 +86,7 @@ describe('timer options mean what they say', () => {
   afterEach(() => mock.timers.reset());
 
   async function engine() {
-    const { connection, server: peer } = scriptedPair();
-    const e = new Engine(connection, {
-      target: 'memory test server',
-      defaultTimeoutMs: 1000,
-      onServerRequest: () => {},
-      onNotification: () => {},
-    });
-    await e.start();
+    const { engine: e, server: peer } = await startedEngine();
     return { engine: e, peer };
   }
 

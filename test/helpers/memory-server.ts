@@ -3,6 +3,8 @@
  * `server/discover` like a real server would, and hands every other request to the test. Records what the
  * client sent (messages and per-message headers), so tests assert on the wire without sockets or processes.
  */
+
+import { Engine } from '../../src/client/engine.js';
 import {
   type ConnectionTraits,
   createMemoryPair,
@@ -83,4 +85,17 @@ export function scriptedPair(options: ScriptOptions = {}) {
     }
   });
   return { connection: client, server };
+}
+
+/** A started engine over a scripted pair (1 s default deadline), for tests of correlation and deadlines. */
+export async function startedEngine(traits: Partial<ConnectionTraits> = {}) {
+  const { connection, server } = scriptedPair({ traits });
+  const engine = new Engine(connection, {
+    target: 'memory test server',
+    defaultTimeoutMs: 1000,
+    onServerRequest: () => {},
+    onNotification: () => {},
+  });
+  await engine.start();
+  return { engine, server };
 }
