@@ -4,14 +4,14 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { index: 'src/index.ts', bin: 'src/cli/bin.ts' },
+  entryPoints: { index: 'src/index.ts', oauth: 'src/oauth/index.ts', bin: 'src/cli/bin.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  external: ['undici'],
+  external: ['undici', 'oauth4webapi'],
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
 });

@@ -9,8 +9,35 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** Not scored by `--requirements`, yet must pass at every revision it runs at. */
-const GATED_UNSCORED = new Set(['json-schema-2020-12-preservation']);
+/** Not scored by `--requirements`, yet must pass at every revision it runs at (the auth extensions too). */
+const GATED_UNSCORED = new Set([
+  'json-schema-2020-12-preservation',
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
+  'auth/enterprise-managed-authorization',
+  'auth/dpop',
+  'auth/dpop-nonce',
+  'auth/wif-jwt-bearer',
+]);
+/**
+ * Scenarios whose point is that the client refuses and stops (the runner marks them `allowClientError`):
+ * a poisoned resource or issuer, a bad `iss`, a server that never stops asking for scope. The driver
+ * must exit 1 there, having refused, and 0 everywhere else.
+ */
+const REFUSALS = new Set([
+  'auth/resource-mismatch',
+  'auth/iss-supported-missing',
+  'auth/iss-wrong-issuer',
+  'auth/iss-unexpected',
+  'auth/iss-normalized',
+  'auth/metadata-issuer-mismatch',
+  'auth/scope-retry-limit',
+]);
+
+/** The exit code a scenario's driver must end with. */
+function expectedExit(name: string): number {
+  return REFUSALS.has(name) ? 1 : 0;
+}
 /** The driver's last stdout line (test/conformance/client.ts). */
 const EXIT_LINE = /^autos-mcp-conformance-exit (\d+)$/m;
 
@@ -27,12 +54,13 @@ interface ScenarioResult {
   exitCode: number | undefined;
 }
 
-/** Parses the baseline: `client:` then `  - <scenario> # <reason>` lines; anything else is an error. */
+/** Parses the baseline: `client: []`, or `client:` then `  - <scenario> # <reason>` lines; anything else is an error. */
 function readBaseline(text: string): Map<string, string> {
   const entries = new Map<string, string>();
   let inClient = false;
   for (const [index, line] of text.split('\n').entries()) {
     if (/^\s*(#.*)?$/.test(line)) continue;
+    if (line === 'client: []') continue; // the empty baseline
     if (line === 'client:') {
       inClient = true;
       continue;
@@ -138,7 +166,7 @@ function judge(
       if (!failing(result)) problems.push(`${revision}: stale baseline entry (now passes): ${name}`);
       else if (result.exitCode === undefined) problems.push(`${revision}: client hung: ${describe(result)}`);
       else tally.baselined++;
-    } else if (failing(result) || result.exitCode !== 0) {
+    } else if (failing(result) || result.exitCode !== expectedExit(name)) {
       tally.failed++;
       problems.push(`${revision}: unexpected failure: ${describe(result)}`);
     } else tally.passed++;
@@ -154,7 +182,7 @@ function judge(
       if (gated) problems.push(`${revision}: ${name} has no results`);
       continue;
     }
-    const ok = !failing(result) && result.exitCode === 0;
+    const ok = !failing(result) && result.exitCode === expectedExit(name);
     const checks = `${count(result.checks, 'SUCCESS')} passed, ${count(result.checks, 'FAILURE')} failed`;
     print(`  not scored${gated ? ', gated' : ''}: ${ok ? 'pass' : 'FAIL'} ${name} (checks ${checks})`);
     if (gated && !ok) problems.push(`${revision}: unexpected failure: ${describe(result)}`);

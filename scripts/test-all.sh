@@ -43,6 +43,22 @@ else
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || { echo "postgresql installed, but no /usr/lib/postgresql/*/bin/initdb" >&2; exit 1; }
 fi
 
+step "Chromium (test/helpers/browser.ts drives /usr/bin/chromium through the OAuth sign-in pages)"
+# Debian's chromium package, only when /usr/bin/chromium does not exist yet. Package lists are fetched first
+# when apt knows no chromium (fresh image), and again if the install fails on stale lists.
+if [ -x /usr/bin/chromium ]; then
+  echo "found /usr/bin/chromium"
+else
+  as_root=()
+  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  chromium_install() {
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+  }
+  if ! apt-cache show chromium >/dev/null 2>&1; then "${as_root[@]}" apt-get update; fi
+  chromium_install || { "${as_root[@]}" apt-get update && chromium_install; } || { echo "could not install chromium" >&2; exit 1; }
+  [ -x /usr/bin/chromium ] || { echo "chromium installed, but no /usr/bin/chromium" >&2; exit 1; }
+fi
+
 step "build"
 npm run build --silent
 

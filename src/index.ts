@@ -3,7 +3,9 @@
  * Read docs/index.md first.
  */
 export {
+  type AuthorizationHeaders,
   type AuthorizationRequest,
+  type AuthorizationValue,
   type Authorizer,
   type AuthRefusal,
   type BaseServerConfig,

@@ -14,7 +14,13 @@ export {
 } from '../config/index.js';
 export { isMcpError, McpError } from '../errors/index.js';
 export type { JsonRpcMessage } from '../protocol/jsonrpc.js';
-export type { AuthorizationRequest, Authorizer, AuthRefusal } from '../transport/authorizer.js';
+export type {
+  AuthorizationHeaders,
+  AuthorizationRequest,
+  AuthorizationValue,
+  Authorizer,
+  AuthRefusal,
+} from '../transport/authorizer.js';
 export type {
   Connection,
   ConnectionCloseReport,

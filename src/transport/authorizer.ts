@@ -23,7 +23,22 @@ export interface AuthRefusal {
   readonly challenge: AuthChallenge | undefined;
   /** The `Authorization` value that was refused, when one was sent: compare, never log. */
   readonly authorization: string | undefined;
+  /** The response's `DPoP-Nonce` header (RFC 9449 §9), when it had one. */
+  readonly dpopNonce: string | undefined;
 }
+
+/**
+ * An `Authorization` value with the other headers that must go with it on this one request, such as a
+ * DPoP proof (RFC 9449): `{ authorization: 'DPoP …', headers: { dpop: '<proof>' } }`.
+ */
+export interface AuthorizationHeaders {
+  readonly authorization: string;
+  /** Extra request headers (lowercase names); they cannot replace a header the transport manages. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** What `Authorizer.authorization()` answers: a header value, a value with its companion headers, or nothing. */
+export type AuthorizationValue = string | AuthorizationHeaders | undefined;
 
 /**
  * Supplies the `Authorization` header of each HTTP request. Both methods may be asynchronous (a token
@@ -31,11 +46,12 @@ export interface AuthRefusal {
  */
 export interface Authorizer {
   /** The `Authorization` value for the next request, or `undefined` to send none. */
-  authorization(request: AuthorizationRequest): string | undefined | Promise<string | undefined>;
+  authorization(request: AuthorizationRequest): AuthorizationValue | Promise<AuthorizationValue>;
   /**
    * Told about each 401/403. Resolve `true` to have that one request sent once more with a fresh
    * `authorization()` (a 401 or 403 is refused before processing, so this is not a replay); anything
    * else lets the error through as `kind: 'auth_required'` or `'forbidden'`. At most one resend per request.
+   * A thrown `McpError` reaches the caller as it is (e.g. "log in again"); any other throw is wrapped.
    */
   refused?(refusal: AuthRefusal): boolean | undefined | Promise<boolean | undefined>;
 }

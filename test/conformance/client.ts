@@ -13,8 +13,10 @@ import {
   type ElicitationRequest,
   type ElicitResult,
   isInputRequired,
+  isMcpError,
   type ProtocolVersion,
 } from '../../src/index.js';
+import { type OAuth, type OAuthConfig, oauth } from '../../src/oauth/index.js';
 
 /**
  * Printed as the last stdout line, `<marker> <exit code>`, from the `exit` event: a client that hangs after
@@ -135,8 +137,103 @@ const SCENARIOS: Record<string, Scenario> = {
   },
 };
 
-/** Auth scenarios: OAuth is not implemented yet, so connecting and listing tools is all we can try. */
-const AUTH_ATTEMPT: Scenario = listOnly;
+/** The Client ID Metadata Document URL the auth scenarios expect (auth/basic-cimd). */
+const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
+
+/**
+ * The browser of the auth scenarios: their /authorize answers at once with a 302 to our loopback
+ * callback, so "opening" the URL is one request whose Location we then visit.
+ */
+async function followRedirect(url: string): Promise<void> {
+  const response = await fetch(url, { redirect: 'manual' });
+  const location = response.headers.get('location');
+  if (location === null)
+    throw new Error(`the authorization endpoint answered ${response.status}, not a redirect`);
+  await (await fetch(location)).text();
+}
+
+/** The OAuth config of a scenario: the public API only; secrets and keys come from the runner's context. */
+function authConfig(name: string, url: string, context: Record<string, unknown>): OAuthConfig {
+  const text = (key: string) => (typeof context[key] === 'string' ? (context[key] as string) : '');
+  const base = { url, dcr: true, clientMetadataUrl: CIMD_URL } as const;
+  switch (name) {
+    case 'auth/pre-registration':
+      return { ...base, clientId: text('client_id'), clientSecret: text('client_secret') };
+    case 'auth/client-credentials-basic':
+      return {
+        url,
+        grant: 'client_credentials',
+        clientId: text('client_id'),
+        clientSecret: text('client_secret'),
+      };
+    case 'auth/client-credentials-jwt':
+      return {
+        url,
+        grant: 'client_credentials',
+        clientId: text('client_id'),
+        privateKey: text('private_key_pem'),
+        signingAlgorithm: text('signing_algorithm') || 'ES256',
+      };
+    case 'auth/enterprise-managed-authorization':
+      return {
+        url,
+        grant: 'enterprise',
+        clientId: text('client_id'),
+        clientSecret: text('client_secret'),
+        idp: {
+          issuer: text('idp_issuer'),
+          tokenEndpoint: text('idp_token_endpoint'),
+          clientId: text('idp_client_id'),
+          idToken: text('idp_id_token'),
+        },
+      };
+    case 'auth/wif-jwt-bearer':
+      return { url, grant: 'jwt_bearer', clientId: text('client_id'), assertion: text('valid_jwt') };
+    default:
+      if (text('client_id') !== '' && (name === 'auth/dpop' || name === 'auth/dpop-nonce'))
+        return {
+          url,
+          grant: 'client_credentials',
+          clientId: text('client_id'),
+          ...(text('client_secret') ? { clientSecret: text('client_secret') } : {}),
+          ...(text('private_key_pem') ? { privateKey: text('private_key_pem') } : {}),
+        };
+      return base;
+  }
+}
+
+/**
+ * The documented login-and-retry pattern (docs/oauth.md): on `auth_required` or `forbidden`, log in
+ * with the error's challenge and try once more, a bounded number of times.
+ */
+async function withLogin<T>(auth: OAuth, work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isMcpError(error) || (error.kind !== 'auth_required' && error.kind !== 'forbidden') || attempt > 3)
+        throw error;
+      await auth.login({ challenge: error.challenge });
+    }
+  }
+}
+
+async function runAuth(
+  name: string,
+  url: string,
+  version: ProtocolVersion,
+  context: Record<string, unknown>,
+) {
+  const auth = oauth(authConfig(name, url, context), { openUrl: followRedirect });
+  const client = await withLogin(auth, () => connect({ url, protocolVersion: version }, { auth }));
+  try {
+    const tools = await withLogin(auth, () => client.listTools());
+    if (tools.some((tool) => tool.name === 'test-tool'))
+      expectComplete('test-tool', await withLogin(auth, () => client.callTool('test-tool', {})));
+  } finally {
+    await client.close();
+  }
+}
 
 async function main(): Promise<number> {
   const url = process.argv.at(-1);
@@ -145,7 +242,11 @@ async function main(): Promise<number> {
   const context = JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT'] ?? '{}') as Record<string, unknown>;
   if (!url?.startsWith('http')) throw new Error('usage: client <server url>');
   if (version !== '2025-11-25' && version !== '2026-07-28') throw new Error(`unsupported wire ${version}`);
-  const scenario = SCENARIOS[name] ?? (name.startsWith('auth/') ? AUTH_ATTEMPT : undefined);
+  if (name.startsWith('auth/')) {
+    await runAuth(name, url, version, context);
+    return 0;
+  }
+  const scenario = SCENARIOS[name];
   if (!scenario) throw new Error(`unknown scenario ${JSON.stringify(name)}`);
   // The library's default deadline (60 s), under the runner's timeout (scripts/conformance.sh): the runner
   // serves every scenario from one process, and starting ~40 of them at once can stall its first answers.

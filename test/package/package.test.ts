@@ -43,7 +43,7 @@ test('the public export list is exactly this (additions are deliberate)', () => 
 test('PACKAGE_VERSION equals package.json version; engines allow Node 20.18', () => {
   assert.equal(PACKAGE_VERSION, pkg.version);
   assert.equal(pkg.engines.node, '>=20.18');
-  assert.deepEqual(Object.keys(pkg.dependencies), ['undici']);
+  assert.deepEqual(Object.keys(pkg.dependencies), ['oauth4webapi', 'undici']);
 });
 
 test('the packed tarball installs without dev dependencies and its entry and bin work', {

@@ -21,10 +21,11 @@ Server scenarios (test against a server):
 Client scenarios (test against a client):
   - tools_call
   - auth/metadata-default
+  - auth/resource-mismatch
 
 Run and reported, but never scored:
   extension (1):
-    - auth/dpop [client]
+    - sep-2640-client-skills [client]
   added-after-release (2):
     - server-session-lifecycle [server]
     - json-schema-2020-12-preservation [client]
@@ -40,7 +41,8 @@ interface Fake {
 const GOOD: Record<string, Fake> = {
   tools_call: { status: 'SUCCESS', exit: 0 },
   'auth/metadata-default': { status: 'FAILURE', exit: 1 },
-  'auth/dpop': { status: 'FAILURE', exit: 1 },
+  'auth/resource-mismatch': { status: 'SUCCESS', exit: 1 },
+  'sep-2640-client-skills': { status: 'FAILURE', exit: 1 },
   'json-schema-2020-12-preservation': { status: 'SUCCESS', exit: 0 },
 };
 
@@ -98,7 +100,7 @@ test('a run with only baselined failures passes and counts scenarios and checks'
   assert.equal(status, 0, output);
   assert.match(
     output,
-    /2 scored client scenarios: 1 passed, 0 failed, 1 baselined; checks 1 passed, 1 failed/,
+    /3 scored client scenarios: 2 passed, 0 failed, 1 baselined; checks 2 passed, 1 failed/,
   );
   assert.match(output, /conformance: OK/);
 });
@@ -129,8 +131,8 @@ test('the gated unscored scenario must pass; extensions are only reported', () =
   const run = summarize({ ...GOOD, 'json-schema-2020-12-preservation': { status: 'FAILURE', exit: 0 } });
   assert.equal(run.status, 1, run.output);
   assert.match(run.output, /unexpected failure: json-schema-2020-12-preservation/);
-  assert.match(run.output, /not scored: FAIL auth\/dpop/);
-  assert.doesNotMatch(run.output, /unexpected failure: auth\/dpop/);
+  assert.match(run.output, /not scored: FAIL sep-2640-client-skills/);
+  assert.doesNotMatch(run.output, /unexpected failure: sep-2640-client-skills/);
 });
 
 test('a baseline entry without a reason, or naming no scored scenario, is refused', () => {
@@ -140,4 +142,22 @@ test('a baseline entry without a reason, or naming no scored scenario, is refuse
   const unknown = summarize(GOOD, `${BASELINE}  - auth/no-such-scenario # typo\n`);
   assert.equal(unknown.status, 1, unknown.output);
   assert.match(unknown.output, /baseline entry auth\/no-such-scenario is not a scored scenario/);
+});
+
+test('a refusal scenario passes only when the driver refused (exit 1); the empty baseline parses', () => {
+  const refused = summarize(
+    { ...GOOD, 'auth/metadata-default': { status: 'SUCCESS', exit: 0 } },
+    'client: []\n',
+  );
+  assert.equal(refused.status, 0, refused.output);
+  const carriedOn = summarize(
+    {
+      ...GOOD,
+      'auth/metadata-default': { status: 'SUCCESS', exit: 0 },
+      'auth/resource-mismatch': { status: 'SUCCESS', exit: 0 },
+    },
+    'client: []\n',
+  );
+  assert.equal(carriedOn.status, 1);
+  assert.match(carriedOn.output, /unexpected failure: auth\/resource-mismatch \(exit 0\)/);
 });

@@ -4,11 +4,24 @@
  * the authorizer, the negotiated protocol version where no per-message header carries it, and the session
  * id. Header order and rules: S25/basic/transports, S26/basic/transports/streamable-http.
  */
-import type { Authorizer } from '../authorizer.js';
+import type { AuthorizationValue, Authorizer } from '../authorizer.js';
 import { SESSION_HEADER } from './session.js';
 
 export const ACCEPT_POST = 'application/json, text/event-stream';
 export const ACCEPT_SSE = 'text/event-stream';
+/** Headers an authorizer's companion headers may not set: the transport owns them. */
+const MANAGED: ReadonlySet<string> = new Set([
+  'authorization',
+  'content-type',
+  'accept',
+  'content-length',
+  'host',
+  'mcp-protocol-version',
+  'mcp-method',
+  'mcp-name',
+  'last-event-id',
+  SESSION_HEADER,
+]);
 
 /** What one request needs. */
 export interface HeaderSpec {
@@ -76,18 +89,24 @@ export class HeaderBuilder {
    */
   build(spec: HeaderSpec): BuiltHeaders | Promise<BuiltHeaders> {
     const auth = this.#authorizer?.authorization({ url: this.#url, method: spec.method });
-    if (auth !== undefined && typeof auth !== 'string')
-      return auth.then((value) => this.#finish(spec, value));
+    if (auth instanceof Promise) return auth.then((value) => this.#finish(spec, value));
     return this.#finish(spec, auth);
   }
 
-  #finish(spec: HeaderSpec, authorization: string | undefined): BuiltHeaders {
+  #finish(spec: HeaderSpec, auth: AuthorizationValue): BuiltHeaders {
+    const authorization = typeof auth === 'string' || auth === undefined ? auth : auth.authorization;
     // A literal per method: cheaper than copying a template object on every request.
     const headers: Record<string, string> =
       spec.method === 'POST'
         ? { 'content-type': 'application/json', accept: ACCEPT_POST }
         : { accept: spec.method === 'GET' ? ACCEPT_SSE : ACCEPT_POST };
     for (const [name, value] of this.#user) headers[name] = value;
+    if (typeof auth === 'object' && auth.headers !== undefined) {
+      for (const name of Object.keys(auth.headers)) {
+        const lower = name.toLowerCase();
+        if (headers[lower] === undefined && !MANAGED.has(lower)) headers[lower] = auth.headers[name] as string;
+      }
+    }
     if (authorization !== undefined) headers['authorization'] = authorization;
     const perMessage = spec.perMessage;
     if (perMessage !== undefined) {

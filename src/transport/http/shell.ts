@@ -97,14 +97,20 @@ async function tellRefused(
       challenges,
       challenge,
       authorization,
+      dpopNonce: headerText(response.headers['dpop-nonce']),
     });
     return verdict === true;
   } catch (cause) {
     discard(response.body);
+    if (cause instanceof McpError) throw cause;
     throw new McpError('auth_required', `${spec.method} to ${shell.target}: the authorizer failed`, {
       delivery: 'delivered',
       status,
       cause,
     });
   }
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

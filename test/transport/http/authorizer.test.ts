@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Agent, type Dispatcher } from 'undici';
-import { type Authorizer, type AuthRefusal, connect, isMcpError } from '../../../src/index.js';
+import { type Authorizer, type AuthRefusal, connect, isMcpError, McpError } from '../../../src/index.js';
 import { must } from '../../helpers/must.js';
 import { json, type Recorded, result, serversClosedAfter } from './test-server.js';
 
@@ -165,6 +165,50 @@ describe('Authorizer', () => {
     assert.ok(isMcpError(error));
     assert.equal(error.kind, 'config');
     assert.equal(s.requests.length, 0);
+  });
+});
+
+describe('Authorizer companions and errors', () => {
+  it('companion headers go with that one request; a managed header cannot be replaced', async () => {
+    const s = await guarded(new Set(['DPoP t']));
+    let n = 0;
+    const auth: Authorizer = {
+      authorization: () => ({
+        authorization: 'DPoP t',
+        headers: { DPoP: `proof-${++n}`, 'Mcp-Session-Id': 'forged', accept: 'text/html' },
+      }),
+    };
+    const client = await connect({ url: s.url.href }, { auth });
+    await client.listTools();
+    await client.close();
+    const proofs = s.requests.map((r) => r.headers['dpop']);
+    assert.deepEqual(
+      proofs,
+      s.requests.map((_r, i) => `proof-${i + 1}`),
+    );
+    const first = must(s.requests[0], 'the initialize request');
+    assert.equal(first.headers['mcp-session-id'], undefined, 'no session id before the server gave one');
+    assert.equal(first.headers['accept'], 'application/json, text/event-stream');
+    assert.equal(must(s.requests[1], 'a later request').headers['mcp-session-id'], 's-1');
+  });
+
+  it('refused() is told the DPoP-Nonce; a thrown McpError reaches the caller as it is', async () => {
+    const s = await server((_req, res) => {
+      res.writeHead(401, { 'www-authenticate': 'DPoP error="use_dpop_nonce"', 'dpop-nonce': 'n-42' });
+      res.end();
+    });
+    const nonces: Array<string | undefined> = [];
+    const auth: Authorizer = {
+      authorization: () => 'DPoP t',
+      refused: (refusal) => {
+        nonces.push(refusal.dpopNonce);
+        throw new McpError('auth_required', 'log in again, please');
+      },
+    };
+    const error = await connect({ url: s.url.href }, { auth }).catch((e: unknown) => e);
+    assert.ok(isMcpError(error));
+    assert.equal(error.message, 'log in again, please');
+    assert.deepEqual(nonces, ['n-42']);
   });
 });
 

@@ -1,0 +1,69 @@
+/**
+ * DPoP (RFC 9449): one key pair per authorization server, kept in the store so every process that shares
+ * the store presents the key its tokens are bound to; a proof per request (`htm`, `htu`, `ath`), and the
+ * server's nonce remembered per origin (oauth4webapi's handle does both).
+ */
+import type { webcrypto } from 'node:crypto';
+import * as oauth from 'oauth4webapi';
+import { asStored, keys } from './records.js';
+import type { CredentialStore } from './store/types.js';
+
+const ALGORITHM = 'ES256';
+const IMPORT = { name: 'ECDSA', namedCurve: 'P-256' } as const;
+
+/** The algorithm to use where the server lists `dpop_signing_alg_values_supported`, if we can do it. */
+export function dpopWanted(as: oauth.AuthorizationServer, configured: boolean | undefined): boolean {
+  if (configured !== undefined) return configured;
+  const algs = as.dpop_signing_alg_values_supported;
+  return Array.isArray(algs) && algs.includes(ALGORITHM);
+}
+
+export async function dpopKeyPair(store: CredentialStore, issuer: string): Promise<webcrypto.CryptoKeyPair> {
+  const key = keys.dpop(issuer);
+  return store.withLock(key, async () => {
+    const stored = await store.get(key);
+    const privateJwk = stored?.['privateJwk'] as webcrypto.JsonWebKey | undefined;
+    const publicJwk = stored?.['publicJwk'] as webcrypto.JsonWebKey | undefined;
+    if (privateJwk !== undefined && publicJwk !== undefined) {
+      return {
+        privateKey: await crypto.subtle.importKey('jwk', privateJwk, IMPORT, false, ['sign']),
+        publicKey: await crypto.subtle.importKey('jwk', publicJwk, IMPORT, true, ['verify']),
+      };
+    }
+    const pair = (await oauth.generateKeyPair(ALGORITHM, { extractable: true })) as webcrypto.CryptoKeyPair;
+    await store.set(
+      key,
+      asStored({
+        privateJwk: await crypto.subtle.exportKey('jwk', pair.privateKey),
+        publicJwk: await crypto.subtle.exportKey('jwk', pair.publicKey),
+      }),
+    );
+    return pair;
+  });
+}
+
+/** A proof for one MCP request (`ath` binds it to the access token). */
+export async function proofFor(
+  handle: oauth.DPoPHandle,
+  url: URL,
+  method: string,
+  accessToken: string,
+): Promise<string> {
+  const headers = new Headers();
+  await (handle as unknown as DPoPInternals).addProof(url, headers, method, accessToken);
+  return headers.get('dpop') ?? '';
+}
+
+/** Remembers a nonce the resource server sent (`DPoP-Nonce` on a 401 `use_dpop_nonce`). */
+export function rememberNonce(handle: oauth.DPoPHandle, url: URL, nonce: string): void {
+  (handle as unknown as DPoPInternals).cacheNonce(
+    new Response(null, { headers: { 'dpop-nonce': nonce } }),
+    url,
+  );
+}
+
+/** The handle's per-request methods: public on the class, not in its declared type. */
+interface DPoPInternals {
+  addProof(url: URL, headers: Headers, htm: string, accessToken?: string): Promise<void>;
+  cacheNonce(response: Response, url: URL): void;
+}

@@ -1,0 +1,42 @@
+/**
+ * autos-mcp/oauth: OAuth for MCP servers over HTTP, handed to the client as `connect(config, { auth })`.
+ * Neither constructor touches the network; a login happens only when you call `login()`.
+ * Read docs/oauth.md.
+ */
+import { DEFAULT_CLIENT_METADATA_URL, type OAuthConfig } from './config.js';
+import { OAuth, type OAuthOptions } from './oauth.js';
+
+/** A neutral OAuth authorizer: no client identity of its own (give `clientId`, a `clientMetadataUrl`, or `dcr: true`). */
+export function oauth(config: OAuthConfig, storeOrOptions?: string | OAuthOptions): OAuth {
+  return new OAuth(config, options(storeOrOptions), undefined);
+}
+
+/**
+ * An OAuth authorizer with autos-mcp's own identity: without `clientId` or `clientMetadataUrl`, it offers
+ * autos-mcp's Client ID Metadata Document where the authorization server supports them.
+ */
+export function createOAuth(config: OAuthConfig, storeOrOptions?: string | OAuthOptions): OAuth {
+  return new OAuth(config, options(storeOrOptions), DEFAULT_CLIENT_METADATA_URL);
+}
+
+function options(storeOrOptions: string | OAuthOptions | undefined): OAuthOptions {
+  return typeof storeOrOptions === 'string' ? { storeName: storeOrOptions } : (storeOrOptions ?? {});
+}
+
+export {
+  DEFAULT_CLIENT_METADATA_URL,
+  type EnterpriseIdp,
+  type OAuthConfig,
+  type OAuthGrant,
+} from './config.js';
+export type { DevicePrompt } from './login/device.js';
+export {
+  type LoginOptions,
+  type LoginPrompt,
+  type LoginResult,
+  OAuth,
+  type OAuthOptions,
+  type OAuthStatus,
+} from './oauth.js';
+export { fileStore, memoryStore } from './store/index.js';
+export type { CredentialStore, LockOptions, StoredValue } from './store/types.js';

@@ -1,0 +1,99 @@
+/**
+ * The Device Authorization Grant (RFC 8628), for a machine without a browser: ask for a device code,
+ * show the user the verification URL and code (through the prompt, never a log), then poll the token
+ * endpoint at the server's `interval`, slower on `slow_down`, until `expires_in` runs out.
+ */
+import * as oauth from 'oauth4webapi';
+import { McpError } from '../../errors/index.js';
+import { deviceCode, type TokenEndpoint, tokenError } from '../tokens.js';
+
+export interface DevicePrompt {
+  readonly kind: 'device';
+  readonly verificationUri: string;
+  readonly verificationUriComplete: string | undefined;
+  readonly userCode: string;
+  readonly expiresInSeconds: number;
+}
+
+/** Longest poll interval honoured, and the shortest (a server asking for 0 s is not obeyed). */
+const MAX_INTERVAL_S = 60;
+const MIN_INTERVAL_S = 1;
+
+export async function deviceLogin(
+  endpoint: TokenEndpoint,
+  scope: string | undefined,
+  show: (prompt: DevicePrompt) => void,
+  signal: AbortSignal | undefined,
+): Promise<oauth.TokenEndpointResponse> {
+  const { as, client, auth, http } = endpoint;
+  let started: oauth.DeviceAuthorizationResponse;
+  try {
+    const response = await oauth.deviceAuthorizationRequest(
+      as,
+      client,
+      auth,
+      { resource: endpoint.resource, ...(scope ? { scope } : {}) },
+      { [oauth.customFetch]: http.customFetch, [oauth.allowInsecureRequests]: true },
+    );
+    started = await oauth.processDeviceAuthorizationResponse(as, client, response);
+  } catch (cause) {
+    throw tokenError(endpoint, 'the device authorization request', cause);
+  }
+  show({
+    kind: 'device',
+    verificationUri: started.verification_uri,
+    verificationUriComplete: started.verification_uri_complete,
+    userCode: started.user_code,
+    expiresInSeconds: started.expires_in,
+  });
+  const deadline = Date.now() + started.expires_in * 1000;
+  let interval = clamp(started.interval ?? 5);
+  for (;;) {
+    await sleep(interval * 1000, signal);
+    if (Date.now() > deadline)
+      throw new McpError('timeout', 'the device code expired before the login was approved: log in again');
+    try {
+      return await oauth.processDeviceCodeResponse(
+        as,
+        client,
+        await deviceCode(endpoint, started.device_code),
+      );
+    } catch (cause) {
+      const code = (cause as { error?: unknown }).error;
+      if (code === 'authorization_pending') continue;
+      if (code === 'slow_down') {
+        interval = clamp(interval + 5);
+        continue;
+      }
+      if (code === 'expired_token')
+        throw new McpError('timeout', 'the device code expired before the login was approved: log in again');
+      if (code === 'access_denied')
+        throw new McpError('auth_required', 'the login was denied at the authorization server', {
+          delivery: 'delivered',
+        });
+      throw tokenError(endpoint, 'the device code grant', cause);
+    }
+  }
+}
+
+function clamp(seconds: number): number {
+  return Math.min(MAX_INTERVAL_S, Math.max(MIN_INTERVAL_S, Number.isFinite(seconds) ? seconds : 5));
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new McpError('cancelled', 'the login was cancelled'));
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new McpError('cancelled', 'the login was cancelled'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,660 @@
+/**
+ * `OAuth`: the authorizer an HTTP connection asks before every request (`connect(config, { auth })`).
+ * It presents the stored token (refreshing one known to be expired first), reacts to 401/403 (a newer
+ * token from another process, one refresh, or a non-interactive grant), and otherwise lets the error
+ * through with its challenge, so the caller can `login()` and retry. Nothing here opens a browser by itself.
+ */
+import * as oauth from 'oauth4webapi';
+import type { Dispatcher } from 'undici';
+import type { AuthChallenge } from '../errors/index.js';
+import { McpError } from '../errors/index.js';
+import type {
+  AuthorizationRequest,
+  AuthorizationValue,
+  Authorizer,
+  AuthRefusal,
+} from '../transport/authorizer.js';
+import { clientAuthentication } from './client-auth.js';
+import { type CheckedConfig, checkConfig, type OAuthConfig } from './config.js';
+import { discoverAuthorizationServer, discoverResource, type ProtectedResource } from './discovery.js';
+import { dpopKeyPair, dpopWanted, proofFor, rememberNonce } from './dpop.js';
+import { exchangeForIdJag } from './enterprise.js';
+import { allowedUrl, type FetchLike, OAuthHttp, shown } from './http.js';
+import { type DevicePrompt, deviceLogin } from './login/device.js';
+import { startLoopback } from './login/loopback.js';
+import { openInBrowser } from './login/open-url.js';
+import {
+  asStored,
+  expired,
+  keys,
+  readBinding,
+  readClient,
+  readToken,
+  type StoredClient,
+  type StoredToken,
+} from './records.js';
+import { chooseClient } from './registration.js';
+import { chooseScopes, covered, splitScopes } from './scopes.js';
+import { fileStore, memoryStore } from './store/index.js';
+import type { CredentialStore } from './store/types.js';
+import {
+  authorizationCode,
+  clientCredentials,
+  jwtBearer,
+  refresh,
+  type TokenEndpoint,
+  toStored,
+} from './tokens.js';
+
+/** What a login shows the user: a URL to open, or a device code to enter. Never logged. */
+export type LoginPrompt = DevicePrompt | { readonly kind: 'browser'; readonly url: string };
+
+/** Functions and places, kept out of the plain-data config. */
+export interface OAuthOptions {
+  /** Keep credentials in this named store (shared by every process that names it); default in memory. */
+  readonly storeName?: string;
+  /** Or any store of your own. */
+  readonly store?: CredentialStore;
+  /** Opens the authorization URL (default: the system browser, no shell). */
+  readonly openUrl?: (url: string) => unknown;
+  /** Shows a login prompt to the user (default: written to stderr). */
+  readonly prompt?: (prompt: LoginPrompt) => void;
+  /** The undici dispatcher for requests to authorization servers (a proxy, a CA). */
+  readonly dispatcher?: Dispatcher;
+  /** @internal A fetch of your own (tests). */
+  readonly fetch?: FetchLike;
+}
+
+export interface LoginOptions {
+  /** The challenge an `auth_required` or `forbidden` error carries (default: the last one seen). */
+  readonly challenge?: AuthChallenge | undefined;
+  /** Use the device authorization grant (RFC 8628) instead of a browser. */
+  readonly device?: boolean;
+  /** `false`: do not open a browser, show the URL instead. */
+  readonly browser?: boolean;
+  readonly openUrl?: (url: string) => unknown;
+  readonly prompt?: (prompt: LoginPrompt) => void;
+  /** How long to wait for the user (default 5 minutes). */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface LoginResult {
+  readonly issuer: string;
+  readonly resource: string;
+  readonly scopes: readonly string[];
+  /** ISO time, when the server said. */
+  readonly expiresAt: string | undefined;
+  readonly refreshable: boolean;
+}
+
+/** What `status()` tells: never a token, a code or a secret. */
+export interface OAuthStatus {
+  readonly url: string;
+  readonly loggedIn: boolean;
+  readonly issuer: string | undefined;
+  readonly resource: string | undefined;
+  readonly scopes: readonly string[];
+  readonly expiresAt: string | undefined;
+  readonly expired: boolean;
+  readonly refreshable: boolean;
+  readonly tokenType: string | undefined;
+  readonly store: string;
+}
+
+interface Server {
+  readonly resource: ProtectedResource;
+  readonly as: oauth.AuthorizationServer;
+}
+
+const LOGIN_TIMEOUT_MS = 5 * 60_000;
+
+function defaultPrompt(prompt: LoginPrompt): void {
+  const text =
+    prompt.kind === 'browser'
+      ? `Open this URL in a browser to log in:\n  ${prompt.url}\n`
+      : `To log in, open ${prompt.verificationUri} and enter the code ${prompt.userCode}\n`;
+  process.stderr.write(text);
+}
+
+export class OAuth implements Authorizer {
+  readonly #config: CheckedConfig;
+  readonly #metadataUrl: string | undefined;
+  readonly #store: CredentialStore;
+  readonly #http: OAuthHttp;
+  readonly #options: OAuthOptions;
+  #token: StoredToken | undefined;
+  #loaded = false;
+  #challenge: AuthChallenge | undefined;
+  #refreshing: Promise<StoredToken> | undefined;
+  #acquiring: Promise<StoredToken> | undefined;
+  readonly #servers = new Map<string, Promise<oauth.AuthorizationServer>>();
+  readonly #dpop = new Map<string, Promise<oauth.DPoPHandle>>();
+
+  /** @internal Use `oauth()` or `createOAuth()`. */
+  constructor(config: OAuthConfig, options: OAuthOptions, defaultMetadataUrl: string | undefined) {
+    this.#config = checkConfig(config);
+    this.#options = options;
+    const cimd = this.#config.clientMetadataUrl;
+    this.#metadataUrl =
+      cimd === false
+        ? undefined
+        : (cimd ?? (this.#config.clientId === undefined ? defaultMetadataUrl : undefined));
+    this.#store =
+      options.store ?? (options.storeName !== undefined ? fileStore(options.storeName) : memoryStore());
+    this.#http = new OAuthHttp({ fetch: options.fetch, dispatcher: options.dispatcher });
+  }
+
+  /** The MCP endpoint this authorizer is for (origin + path). */
+  get url(): string {
+    return shown(this.#config.endpoint);
+  }
+
+  get #automatic(): boolean {
+    return this.#config.grant !== 'authorization_code';
+  }
+
+  // --- Authorizer -------------------------------------------------------------------------------
+
+  async authorization(request: AuthorizationRequest): Promise<AuthorizationValue> {
+    let token = this.#loaded ? this.#token : await this.#reload();
+    if (token === undefined) return undefined;
+    if (expired(token)) {
+      if (token.refreshToken !== undefined) token = await this.#refresh(token);
+      else if (this.#automatic) token = await this.#acquireOnce(this.#challenge);
+    }
+    return this.#present(token, request);
+  }
+
+  async refused(refusal: AuthRefusal): Promise<boolean> {
+    const challenge = refusal.challenge;
+    if (challenge !== undefined) this.#challenge = challenge;
+    const current = await this.#reload();
+    if (refusal.status === 401) {
+      if (
+        challenge?.error === 'use_dpop_nonce' &&
+        refusal.dpopNonce !== undefined &&
+        current?.tokenType === 'dpop'
+      ) {
+        rememberNonce(
+          await this.#dpopHandle(current.issuer, current.clientId),
+          refusal.url,
+          refusal.dpopNonce,
+        );
+        return true;
+      }
+      // Another process (or call) stored a token other than the one refused: use it.
+      if (current !== undefined && !sent(refusal.authorization, current)) return true;
+      if (current?.refreshToken !== undefined) {
+        await this.#refresh(current);
+        return true;
+      }
+      if (this.#automatic) {
+        await this.#acquireOnce(challenge);
+        return true;
+      }
+      return false;
+    }
+    if (
+      challenge?.error === 'insufficient_scope' &&
+      this.#automatic &&
+      !covered(challenge.scope, current?.requestedScope)
+    ) {
+      await this.#acquireOnce(challenge);
+      return true;
+    }
+    return false;
+  }
+
+  // --- login, logout, status --------------------------------------------------------------------
+
+  /**
+   * Logs in: discovers the server's authorization server afresh, then runs the configured grant (for
+   * `authorization_code`, a browser login on a loopback callback, or the device grant with `device: true`).
+   * Only ever called by the user: nothing starts a login by itself.
+   */
+  async login(options: LoginOptions = {}): Promise<LoginResult> {
+    const token = this.#automatic
+      ? await this.#acquire(options.challenge ?? this.#challenge)
+      : await this.#interactive(options);
+    return {
+      issuer: token.issuer,
+      resource: token.resource,
+      scopes: splitScopes(token.scope),
+      expiresAt: token.expiresAt === undefined ? undefined : new Date(token.expiresAt).toISOString(),
+      refreshable: token.refreshToken !== undefined,
+    };
+  }
+
+  /** Forgets the tokens of this server (client registrations stay). Resolves true when there were some. */
+  async logout(): Promise<boolean> {
+    const binding = readBinding(await this.#store.get(keys.binding(this.#config.endpoint.href)));
+    this.#token = undefined;
+    this.#loaded = false;
+    if (binding === undefined) return false;
+    const key = keys.token(binding.issuer, binding.resource);
+    const had = (await this.#store.get(key)) !== undefined;
+    await this.#store.withLock(keys.refreshLock(binding.issuer, binding.resource), () =>
+      this.#store.delete(key),
+    );
+    await this.#store.delete(keys.binding(this.#config.endpoint.href));
+    return had;
+  }
+
+  async status(): Promise<OAuthStatus> {
+    const token = await this.#reload();
+    const isExpired = token !== undefined && expired(token);
+    return {
+      url: this.url,
+      loggedIn: token !== undefined && (!isExpired || token.refreshToken !== undefined),
+      issuer: token?.issuer,
+      resource: token === undefined ? undefined : shown(token.resource),
+      scopes: splitScopes(token?.scope),
+      expiresAt: token?.expiresAt === undefined ? undefined : new Date(token.expiresAt).toISOString(),
+      expired: isExpired,
+      refreshable: token?.refreshToken !== undefined,
+      tokenType: token?.tokenType,
+      store: this.#store.description,
+    };
+  }
+
+  // --- tokens -----------------------------------------------------------------------------------
+
+  /** Reads the stored token for this endpoint afresh (another process may have written a newer one). */
+  async #reload(): Promise<StoredToken | undefined> {
+    const binding = readBinding(await this.#store.get(keys.binding(this.#config.endpoint.href)));
+    const token = binding && readToken(await this.#store.get(keys.token(binding.issuer, binding.resource)));
+    this.#token = token;
+    this.#loaded = true;
+    return token;
+  }
+
+  async #present(token: StoredToken, request: AuthorizationRequest): Promise<AuthorizationValue> {
+    if (token.tokenType !== 'dpop') return `Bearer ${token.accessToken}`;
+    const handle = await this.#dpopHandle(token.issuer, token.clientId);
+    const proof = await proofFor(handle, request.url, request.method, token.accessToken);
+    return { authorization: `DPoP ${token.accessToken}`, headers: { dpop: proof } };
+  }
+
+  /**
+   * One refresh at a time per credential: single-flight in this process, a store lock across
+   * processes. A waiter that finds a newer token in the store (another winner) uses it and sends nothing.
+   */
+  #refresh(sentToken: StoredToken): Promise<StoredToken> {
+    this.#refreshing ??= this.#refreshLocked(sentToken).finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  async #refreshLocked(sentToken: StoredToken): Promise<StoredToken> {
+    const { issuer, resource } = sentToken;
+    const key = keys.token(issuer, resource);
+    const token = await this.#store.withLock(keys.refreshLock(issuer, resource), async () => {
+      const current = readToken(await this.#store.get(key));
+      if (current !== undefined && current.serial !== sentToken.serial && !expired(current)) return current;
+      const base = current ?? sentToken;
+      if (base.refreshToken === undefined)
+        throw new McpError(
+          'auth_required',
+          `the token for ${this.url} expired and cannot be refreshed: log in again`,
+        );
+      const as = await this.#authorizationServer(issuer);
+      const client = await this.#clientOf(as, base.clientId);
+      const endpoint = await this.#endpoint(as, resource, client, base.tokenType === 'dpop');
+      let response: oauth.TokenEndpointResponse;
+      try {
+        response = await refresh(endpoint, base.refreshToken);
+      } catch (error) {
+        const code = (error as McpError).cause as { error?: unknown } | undefined;
+        if (code?.error === 'invalid_grant') {
+          // Drop the dead credential, unless another process has meanwhile stored a newer one.
+          const now = readToken(await this.#store.get(key));
+          if (now?.serial === base.serial) await this.#store.delete(key);
+        }
+        if (code?.error === 'invalid_client') await this.#forgetClient(as.issuer, base.clientId);
+        throw error;
+      }
+      const next = toStored(response, {
+        issuer,
+        resource,
+        clientId: client.clientId,
+        requestedScope: base.requestedScope,
+        previous: base,
+      });
+      await this.#store.set(key, asStored(next));
+      return next;
+    });
+    this.#token = token;
+    return token;
+  }
+
+  #acquireOnce(challenge: AuthChallenge | undefined): Promise<StoredToken> {
+    this.#acquiring ??= this.#acquire(challenge).finally(() => {
+      this.#acquiring = undefined;
+    });
+    return this.#acquiring;
+  }
+
+  /** The non-interactive grants: client credentials, jwt-bearer, enterprise (ID-JAG then jwt-bearer). */
+  async #acquire(challenge: AuthChallenge | undefined): Promise<StoredToken> {
+    const server = await this.#discover(challenge);
+    const { previous, scope } = await this.#scopes(server, challenge, false);
+    const client = await chooseClient({
+      config: this.#config,
+      metadataUrl: this.#metadataUrl,
+      as: server.as,
+      store: this.#store,
+      http: this.#http,
+      redirectUri: undefined,
+      device: false,
+    });
+    const endpoint = await this.#endpoint(server.as, server.resource.resource, client, undefined);
+    let response: oauth.TokenEndpointResponse;
+    if (this.#config.grant === 'client_credentials') response = await clientCredentials(endpoint, scope);
+    else if (this.#config.grant === 'jwt_bearer')
+      response = await jwtBearer(endpoint, this.#config.assertion ?? '', scope);
+    else {
+      const idp = this.#config.idp;
+      if (idp === undefined) throw new McpError('config', 'oauth config: the enterprise grant needs idp');
+      const jag = await exchangeForIdJag(this.#http, idp, server.as.issuer, server.resource.resource, scope);
+      response = await jwtBearer(endpoint, jag, scope);
+    }
+    return this.#save(server, client, response, scope, previous);
+  }
+
+  async #interactive(options: LoginOptions): Promise<StoredToken> {
+    const challenge = options.challenge ?? this.#challenge;
+    const server = await this.#discover(challenge);
+    const { previous, scope } = await this.#scopes(server, challenge, true);
+    const { response, client } =
+      options.device === true
+        ? await this.#deviceFlow(server, scope, options)
+        : await this.#browserFlow(server, scope, options);
+    return this.#save(server, client, response, scope, previous);
+  }
+
+  async #scopes(server: Server, challenge: AuthChallenge | undefined, user: boolean) {
+    const previous = readToken(await this.#store.get(keys.token(server.as.issuer, server.resource.resource)));
+    const stepUp = challenge?.error === 'insufficient_scope';
+    if (stepUp && covered(challenge.scope, previous?.requestedScope))
+      throw new McpError(
+        'forbidden',
+        `${this.url} still refuses with insufficient_scope for scopes that were already requested: logging in again will not help`,
+        { challenge },
+      );
+    const scope = chooseScopes({
+      configured: this.#config.scopes,
+      challenge: challenge?.scope,
+      resourceSupported: server.resource.scopesSupported,
+      previous: stepUp ? previous?.requestedScope : undefined,
+      serverSupported: server.as.scopes_supported,
+      wantsRefresh: user,
+    });
+    return { previous, scope };
+  }
+
+  async #save(
+    server: Server,
+    client: StoredClient,
+    response: oauth.TokenEndpointResponse,
+    scope: string | undefined,
+    previous: StoredToken | undefined,
+  ): Promise<StoredToken> {
+    const { issuer } = server.as;
+    const { resource } = server.resource;
+    const key = keys.token(issuer, resource);
+    const token = await this.#store.withLock(keys.refreshLock(issuer, resource), async () => {
+      const current = readToken(await this.#store.get(key)) ?? previous;
+      const next = toStored(response, {
+        issuer,
+        resource,
+        clientId: client.clientId,
+        requestedScope: scope,
+        previous: current,
+      });
+      // A fresh login starts a fresh credential: an old refresh token is not carried over.
+      const fresh = response.refresh_token === undefined ? withoutRefresh(next) : next;
+      await this.#store.set(key, asStored(fresh));
+      return fresh;
+    });
+    await this.#store.set(keys.binding(this.#config.endpoint.href), asStored({ issuer, resource }));
+    this.#token = token;
+    this.#loaded = true;
+    return token;
+  }
+
+  // --- discovery, clients, endpoints ------------------------------------------------------------
+
+  async #discover(challenge: AuthChallenge | undefined): Promise<Server> {
+    const resource = await discoverResource(this.#http, this.#config.endpoint, challenge);
+    const issuer = resource.authorizationServers[0] as string;
+    // A fresh look at the metadata on every login: a server may have moved to another authorization server.
+    this.#servers.delete(issuer);
+    return { resource, as: await this.#authorizationServer(issuer) };
+  }
+
+  #authorizationServer(issuer: string): Promise<oauth.AuthorizationServer> {
+    let found = this.#servers.get(issuer);
+    if (found === undefined) {
+      found = discoverAuthorizationServer(this.#http, issuer);
+      found.catch(() => this.#servers.delete(issuer));
+      this.#servers.set(issuer, found);
+    }
+    return found;
+  }
+
+  /** The client a stored token was issued to, found again (pre-registered, CIMD, or registered). */
+  async #clientOf(as: oauth.AuthorizationServer, clientId: string): Promise<StoredClient> {
+    if (clientId === this.#config.clientId || clientId === this.#metadataUrl) {
+      return chooseClient({
+        config: this.#config,
+        metadataUrl: clientId === this.#metadataUrl ? this.#metadataUrl : undefined,
+        as,
+        store: this.#store,
+        http: this.#http,
+        redirectUri: undefined,
+        device: false,
+      });
+    }
+    const stored = readClient(await this.#store.get(keys.client(as.issuer)));
+    if (stored?.clientId === clientId) return stored;
+    throw new McpError(
+      'auth_required',
+      `the client this token was issued to at ${as.issuer} is no longer known here: log in again`,
+    );
+  }
+
+  async #forgetClient(issuer: string, clientId: string): Promise<void> {
+    const stored = readClient(await this.#store.get(keys.client(issuer)));
+    if (stored?.clientId === clientId) await this.#store.delete(keys.client(issuer));
+  }
+
+  async #endpoint(
+    as: oauth.AuthorizationServer,
+    resource: string,
+    client: StoredClient,
+    dpop: boolean | undefined,
+  ): Promise<TokenEndpoint> {
+    const key =
+      this.#config.privateKey === undefined
+        ? undefined
+        : { pem: this.#config.privateKey, algorithm: this.#config.signingAlgorithm ?? 'ES256' };
+    const useDpop = dpop ?? dpopWanted(as, this.#config.dpop);
+    return {
+      as,
+      client: { client_id: client.clientId, token_endpoint_auth_method: client.authMethod },
+      auth: await clientAuthentication(client, key),
+      http: this.#http,
+      dpop: useDpop ? await this.#dpopHandle(as.issuer, client.clientId) : undefined,
+      resource,
+    };
+  }
+
+  #dpopHandle(issuer: string, clientId: string): Promise<oauth.DPoPHandle> {
+    let handle = this.#dpop.get(issuer);
+    if (handle === undefined) {
+      handle = dpopKeyPair(this.#store, issuer).then((pair) =>
+        oauth.DPoP({ client_id: clientId } as oauth.Client, pair),
+      );
+      handle.catch(() => this.#dpop.delete(issuer));
+      this.#dpop.set(issuer, handle);
+    }
+    return handle;
+  }
+
+  // --- the two user logins ----------------------------------------------------------------------
+
+  async #browserFlow(server: Server, scope: string | undefined, options: LoginOptions) {
+    const { as } = server;
+    if (!as.code_challenge_methods_supported?.includes('S256'))
+      throw new McpError(
+        'auth_required',
+        `the authorization server ${as.issuer} does not offer PKCE with S256: refusing to log in there`,
+      );
+    const authorize =
+      as.authorization_endpoint === undefined ? undefined : new URL(as.authorization_endpoint);
+    if (authorize === undefined || !allowedUrl(authorize))
+      throw new McpError(
+        'auth_required',
+        `the authorization server ${as.issuer} has no usable https authorization_endpoint`,
+      );
+    const loopback = await this.#listen(as, options);
+    try {
+      const client = await chooseClient({
+        config: this.#config,
+        metadataUrl: this.#metadataUrl,
+        as,
+        store: this.#store,
+        http: this.#http,
+        redirectUri: loopback.redirectUri,
+        device: false,
+      });
+      const verifier = oauth.generateRandomCodeVerifier();
+      const state = oauth.generateRandomState();
+      const query = authorize.searchParams;
+      query.set('response_type', 'code');
+      query.set('client_id', client.clientId);
+      query.set('redirect_uri', loopback.redirectUri);
+      query.set('state', state);
+      query.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
+      query.set('code_challenge_method', 'S256');
+      query.set('resource', server.resource.resource);
+      if (scope !== undefined) query.set('scope', scope);
+      // OpenID Connect issues a refresh token for offline_access only with consent asked (OIDC Core §11).
+      if (splitScopes(scope).includes('offline_access')) query.set('prompt', 'consent');
+      const params = await Promise.race([loopback.callback, this.#open(authorize.href, options)]);
+      const oauthClient = { client_id: client.clientId };
+      let validated: URLSearchParams;
+      try {
+        validated = oauth.validateAuthResponse(as, oauthClient, params, state);
+      } catch (cause) {
+        loopback.finish(false);
+        throw authorizationResponseError(as.issuer, cause);
+      }
+      loopback.finish(true);
+      const endpoint = await this.#endpoint(as, server.resource.resource, client, undefined);
+      try {
+        return {
+          response: await authorizationCode(endpoint, validated, loopback.redirectUri, verifier),
+          client,
+        };
+      } catch (error) {
+        if (((error as McpError).cause as { error?: unknown } | undefined)?.error === 'invalid_client')
+          await this.#forgetClient(as.issuer, client.clientId);
+        throw error;
+      }
+    } finally {
+      void loopback.close();
+    }
+  }
+
+  /** The callback server: on the configured port, else the port a stored registration names, else any. */
+  async #listen(as: oauth.AuthorizationServer, options: LoginOptions) {
+    const stored = readClient(await this.#store.get(keys.client(as.issuer)));
+    const registeredPort =
+      stored?.redirectUri === undefined ? 0 : Number(new URL(stored.redirectUri).port || 0);
+    const port = this.#config.redirectPort !== 0 ? this.#config.redirectPort : registeredPort;
+    const listen = (p: number) =>
+      startLoopback({
+        host: this.#config.redirectHost,
+        port: p,
+        timeoutMs: options.timeoutMs ?? LOGIN_TIMEOUT_MS,
+        signal: options.signal,
+      });
+    try {
+      return await listen(port);
+    } catch (error) {
+      if (port === 0 || port === this.#config.redirectPort) throw error;
+      return listen(0); // the registered port is taken: a new registration follows
+    }
+  }
+
+  /**
+   * Shows the authorization URL: opens it (the caller's `openUrl`, else the system browser) or prompts.
+   * Not awaited to its end, since an opener may only finish once the callback is answered; resolves
+   * never, rejects if the opener fails, for the caller to race against the callback.
+   */
+  async #open(url: string, options: LoginOptions): Promise<never> {
+    const prompt = options.prompt ?? this.#options.prompt ?? defaultPrompt;
+    const opener = options.openUrl ?? this.#options.openUrl;
+    if (options.browser === false) prompt({ kind: 'browser', url });
+    else if (opener !== undefined) {
+      try {
+        await opener(url);
+      } catch (cause) {
+        throw new McpError('auth_required', 'the login could not start: openUrl failed', { cause });
+      }
+    } else if (!(await openInBrowser(url))) prompt({ kind: 'browser', url });
+    return new Promise<never>(() => {});
+  }
+
+  async #deviceFlow(server: Server, scope: string | undefined, options: LoginOptions) {
+    const { as } = server;
+    if (typeof as.device_authorization_endpoint !== 'string')
+      throw new McpError(
+        'auth_required',
+        `the authorization server ${as.issuer} offers no device login (RFC 8628)`,
+      );
+    const client = await chooseClient({
+      config: this.#config,
+      metadataUrl: this.#metadataUrl,
+      as,
+      store: this.#store,
+      http: this.#http,
+      redirectUri: undefined,
+      device: true,
+    });
+    const endpoint = await this.#endpoint(as, server.resource.resource, client, undefined);
+    const prompt = options.prompt ?? this.#options.prompt ?? defaultPrompt;
+    return { response: await deviceLogin(endpoint, scope, prompt, options.signal), client };
+  }
+}
+
+/** True when `authorization` (what was sent) carries this token. */
+function sent(authorization: string | undefined, token: StoredToken): boolean {
+  return (
+    authorization !== undefined && authorization.slice(authorization.indexOf(' ') + 1) === token.accessToken
+  );
+}
+
+function withoutRefresh(token: StoredToken): StoredToken {
+  const { refreshToken: _dropped, ...rest } = token;
+  return rest;
+}
+
+function authorizationResponseError(issuer: string, cause: unknown): McpError {
+  if (cause instanceof oauth.AuthorizationResponseError) {
+    const code = /^[\w.-]{1,64}$/.test(cause.error) ? cause.error : 'error';
+    return new McpError('auth_required', `the authorization server ${issuer} refused the login (${code})`, {
+      delivery: 'delivered',
+    });
+  }
+  const message = cause instanceof Error ? cause.message : '';
+  const why = /iss/.test(message)
+    ? 'its issuer (iss) is missing or is not the authorization server this login used (RFC 9207)'
+    : /state/.test(message)
+      ? 'its state does not match this login'
+      : 'it is malformed';
+  return new McpError('auth_required', `the login callback was refused: ${why}`, { delivery: 'delivered' });
+}

@@ -1,0 +1,84 @@
+/**
+ * What the OAuth flow keeps in its store, and under which keys. Credentials are keyed by the
+ * authorization server's issuer and the resource, so every server entry that shares them shares one
+ * token (and one refresh); client registrations are keyed by issuer alone (S26 client-registration:
+ * a client of one authorization server is never shown to another).
+ */
+import type { StoredValue } from './store/types.js';
+
+/** A client this process may use at one authorization server. */
+export interface StoredClient {
+  readonly clientId: string;
+  readonly clientSecret?: string;
+  /** `client_secret_basic`, `client_secret_post`, `none` or `private_key_jwt`. */
+  readonly authMethod: string;
+  readonly via: 'pre-registered' | 'cimd' | 'dcr';
+  /** For a registered client: the redirect URI it was registered with. */
+  readonly redirectUri?: string;
+}
+
+export interface StoredToken {
+  readonly accessToken: string;
+  /** `bearer` or `dpop`, lowercase. */
+  readonly tokenType: string;
+  readonly refreshToken?: string;
+  /** Epoch ms; absent when the server gave no `expires_in`. */
+  readonly expiresAt?: number;
+  /** Seconds of validity the server granted, to choose a refresh margin. */
+  readonly lifetime?: number;
+  /** Granted scopes (space-separated), else the requested ones. */
+  readonly scope?: string;
+  /** What was asked for, kept for a later step-up (the union of both). */
+  readonly requestedScope?: string;
+  readonly issuer: string;
+  readonly resource: string;
+  /** The client the token was issued to (a refresh must present the same one). */
+  readonly clientId: string;
+  /** Increments on every write: a waiter compares it to tell a newer token from the one it sent. */
+  readonly serial: number;
+  readonly obtainedAt: number;
+}
+
+/** Which issuer and resource an MCP endpoint was last authorized with. */
+export interface StoredBinding {
+  readonly issuer: string;
+  readonly resource: string;
+}
+
+export const keys = {
+  client: (issuer: string) => `client ${issuer}`,
+  token: (issuer: string, resource: string) => `token ${issuer} ${resource}`,
+  binding: (endpoint: string) => `server ${endpoint}`,
+  dpop: (issuer: string) => `dpop ${issuer}`,
+  refreshLock: (issuer: string, resource: string) => `refresh ${issuer} ${resource}`,
+};
+
+export function asStored<T extends object>(value: T): StoredValue {
+  return value as unknown as StoredValue;
+}
+
+export function readToken(value: StoredValue | undefined): StoredToken | undefined {
+  if (value === undefined) return undefined;
+  return typeof value['accessToken'] === 'string' && typeof value['issuer'] === 'string'
+    ? (value as unknown as StoredToken)
+    : undefined;
+}
+
+export function readClient(value: StoredValue | undefined): StoredClient | undefined {
+  if (value === undefined) return undefined;
+  return typeof value['clientId'] === 'string' ? (value as unknown as StoredClient) : undefined;
+}
+
+export function readBinding(value: StoredValue | undefined): StoredBinding | undefined {
+  if (value === undefined) return undefined;
+  return typeof value['issuer'] === 'string' && typeof value['resource'] === 'string'
+    ? (value as unknown as StoredBinding)
+    : undefined;
+}
+
+/** True when the token should not be sent any more: past its expiry, less a margin for long-lived ones. */
+export function expired(token: StoredToken, now = Date.now()): boolean {
+  if (token.expiresAt === undefined) return false;
+  const margin = (token.lifetime ?? 0) >= 120 ? 30_000 : 0;
+  return now >= token.expiresAt - margin;
+}
