@@ -193,6 +193,8 @@ export class OAuth implements Authorizer {
         await this.#acquireOnce(challenge);
         return true;
       }
+      // Another server entry may already hold a token for the same issuer and resource: share it.
+      if (current === undefined) return this.#adopt(challenge, refusal.authorization);
       return false;
     }
     if (
@@ -204,6 +206,28 @@ export class OAuth implements Authorizer {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Looks up, without logging in, a stored token for the issuer and resource this server names, and
+   * binds this endpoint to it. A failed discovery is not an error here: `login()` reports it.
+   */
+  async #adopt(challenge: AuthChallenge | undefined, refused: string | undefined): Promise<boolean> {
+    let server: Server;
+    try {
+      server = await this.#discover(challenge);
+    } catch {
+      return false;
+    }
+    const { issuer } = server.as;
+    const { resource } = server.resource;
+    const token = readToken(await this.#store.get(keys.token(issuer, resource)));
+    if (token === undefined || sent(refused, token) || (expired(token) && token.refreshToken === undefined))
+      return false;
+    await this.#store.set(keys.binding(this.#config.endpoint.href), asStored({ issuer, resource }));
+    this.#token = token;
+    this.#loaded = true;
+    return true;
   }
 
   // --- login, logout, status --------------------------------------------------------------------

@@ -56,12 +56,27 @@ async function run(
   }
 }
 
+/**
+ * A copy of an OAuth library failure with its name, message, `code` and OAuth `error` only: the
+ * original holds the response and its body, which can carry tokens, and a cause is part of the error.
+ */
+export function safeCause(cause: unknown): Error {
+  const source = (typeof cause === 'object' && cause !== null ? cause : {}) as Record<string, unknown>;
+  const message = typeof source['message'] === 'string' ? source['message'] : 'OAuth failure';
+  const copy = new Error(message) as Error & { code?: string; error?: string };
+  copy.name = typeof source['name'] === 'string' ? source['name'] : 'Error';
+  if (typeof source['code'] === 'string') copy.code = source['code'];
+  if (typeof source['error'] === 'string') copy.error = source['error'];
+  return copy;
+}
+
 export function tokenError(
   endpoint: { as: oauth.AuthorizationServer },
   what: string,
-  cause: unknown,
+  original: unknown,
 ): McpError {
-  if (cause instanceof McpError) return cause;
+  if (original instanceof McpError) return original;
+  const cause = safeCause(original);
   const code = (cause as { error?: unknown })?.error;
   if (code === 'invalid_grant')
     return new McpError(
@@ -81,7 +96,7 @@ export function tokenError(
         cause,
       },
     );
-  if (cause instanceof oauth.ResponseBodyError || cause instanceof oauth.WWWAuthenticateChallengeError)
+  if (original instanceof oauth.ResponseBodyError || original instanceof oauth.WWWAuthenticateChallengeError)
     return new McpError('auth_required', `${what} at ${endpoint.as.issuer} failed${oauthErrorCode(cause)}`, {
       delivery: 'delivered',
       cause,
