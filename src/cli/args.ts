@@ -16,13 +16,49 @@ export interface ParsedArgs {
   headers: Record<string, string>;
   env: Record<string, string>;
   cwd: string | undefined;
+  /** `login`: the device grant instead of a browser. */
+  device: boolean;
+  /** `login`: print the authorization URL instead of opening a browser. */
+  noBrowser: boolean;
+  /** `login`: allow dynamic client registration. */
+  dcr: boolean;
+  /** `login`: ask for DPoP-bound tokens (RFC 9449) where the authorization server offers them. */
+  dpop: boolean;
+  /** `login`: a pre-registered client id. */
+  clientId: string | undefined;
+  /** `login`: the name of the environment variable that holds the client secret (never the secret). */
+  clientSecretEnv: string | undefined;
+  /** `login`: scopes to ask for (repeatable). */
+  scopes: string[];
+  /** The login-only options given, by name, to refuse them on other commands. */
+  loginOptions: string[];
 }
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const VALUE_OPTIONS = new Set(['--protocol', '--timeout', '--header', '--env', '--cwd']);
+const VALUE_OPTIONS = new Set([
+  '--protocol',
+  '--timeout',
+  '--header',
+  '--env',
+  '--cwd',
+  '--client-id',
+  '--client-secret-env',
+  '--scope',
+]);
+const FLAG_OPTIONS = new Set(['--device', '--no-browser', '--dcr', '--dpop']);
+/** Options only `login` takes. */
+const LOGIN_OPTIONS = new Set([
+  '--device',
+  '--dpop',
+  '--no-browser',
+  '--dcr',
+  '--client-id',
+  '--client-secret-env',
+  '--scope',
+]);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const parsed: ParsedArgs = {
@@ -36,6 +72,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     headers: {},
     env: {},
     cwd: undefined,
+    device: false,
+    noBrowser: false,
+    dcr: false,
+    dpop: false,
+    clientId: undefined,
+    clientSecretEnv: undefined,
+    scopes: [],
+    loginOptions: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -45,6 +89,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
     if (arg === '--json') parsed.json = true;
     else if (arg === '--help' || arg === '-h') parsed.help = true;
+    else if (FLAG_OPTIONS.has(arg)) applyFlag(parsed, arg);
+    else if (arg === '--client-secret' || arg.startsWith('--client-secret='))
+      throw new UsageError(
+        '--client-secret is not taken on the command line (other users can see it); put the secret in an environment variable and name it with --client-secret-env VAR',
+      );
     else if (
       VALUE_OPTIONS.has(arg) ||
       (arg.includes('=') && VALUE_OPTIONS.has(arg.slice(0, arg.indexOf('='))))
@@ -61,7 +110,16 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   return parsed;
 }
 
+function applyFlag(parsed: ParsedArgs, name: string): void {
+  parsed.loginOptions.push(name);
+  if (name === '--device') parsed.device = true;
+  else if (name === '--no-browser') parsed.noBrowser = true;
+  else if (name === '--dpop') parsed.dpop = true;
+  else parsed.dcr = true;
+}
+
 function applyOption(parsed: ParsedArgs, name: string, value: string): void {
+  if (LOGIN_OPTIONS.has(name)) parsed.loginOptions.push(name);
   switch (name) {
     case '--protocol':
       parsed.protocol = value;
@@ -88,12 +146,47 @@ function applyOption(parsed: ParsedArgs, name: string, value: string): void {
     case '--cwd':
       parsed.cwd = value;
       return;
+    case '--client-id':
+      if (value === '') throw new UsageError('--client-id needs a client id');
+      parsed.clientId = value;
+      return;
+    case '--client-secret-env':
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value))
+        throw new UsageError(
+          '--client-secret-env needs the name of an environment variable (not the secret)',
+        );
+      parsed.clientSecretEnv = value;
+      return;
+    case '--scope':
+      if (value.trim() === '') throw new UsageError('--scope needs a scope name');
+      for (const scope of value.split(/\s+/).filter(Boolean)) parsed.scopes.push(scope);
+      return;
   }
 }
 
+const URL_LIKE = /^https?:\/\//i;
+
 /**
- * The server config for a parsed command line. With `--` the target is a command; otherwise the first
- * positional is taken as the target URL (removed from `positionals`).
+ * Where the target URL is among the positionals: the first, or else the last when only that one is a URL
+ * (`call <url> <tool> [args]` and `call <tool> [args] <url>` both work). 0 when neither is, so the
+ * first is the one reported as not a URL.
+ */
+export function targetUrlIndex(positionals: readonly string[]): number {
+  if (positionals.length === 0 || URL_LIKE.test(positionals[0] as string)) return 0;
+  const last = positionals.length - 1;
+  return URL_LIKE.test(positionals[last] as string) ? last : 0;
+}
+
+/** The target URL as typed (undefined for a `--` command or when none is given). */
+export function targetUrl(parsed: ParsedArgs): string | undefined {
+  if (parsed.serverCommand) return undefined;
+  const candidate = parsed.positionals[targetUrlIndex(parsed.positionals)];
+  return candidate !== undefined && URL_LIKE.test(candidate) ? candidate : undefined;
+}
+
+/**
+ * The server config for a parsed command line. With `--` the target is a command; otherwise the target
+ * URL is the first positional, or the last when only that one is a URL (removed from `positionals`).
  */
 export function targetConfig(parsed: ParsedArgs): ServerConfig {
   const common: { protocolVersion?: never; timeoutMs?: number } = {};
@@ -111,9 +204,9 @@ export function targetConfig(parsed: ParsedArgs): ServerConfig {
       ...(parsed.cwd ? { cwd: parsed.cwd } : {}),
     };
   }
-  const url = parsed.positionals.shift();
+  const [url] = parsed.positionals.splice(targetUrlIndex(parsed.positionals), 1);
   if (!url) throw new UsageError('no target: give a URL, or -- <command> [args…]');
-  if (!/^https?:\/\//i.test(url)) {
+  if (!URL_LIKE.test(url)) {
     throw new UsageError(
       `target ${JSON.stringify(url)} is not a URL; to start a server, put its command after --`,
     );

@@ -1,11 +1,21 @@
 /**
- * `autos-mcp` commands: `tools`, `call`, `discover` and `demo`. Readable output by default, `--json` for
- * programs; exit codes tell a tool's own error (`isError`) apart from a failure to call it.
+ * `autos-mcp` commands: `tools`, `call`, `discover`, `demo`, and the OAuth logins `login`, `logout` and
+ * `auth status`. Readable output by default, `--json` for programs; exit codes tell a tool's own error
+ * (`isError`) apart from a failure to call it.
  */
 
-import type { ServerConfig } from '../client/index.js';
+import type { ConnectOptions, ServerConfig } from '../client/index.js';
 import { type Client, connect, isMcpError, type ToolCallOutcome } from '../client/index.js';
 import { type ParsedArgs, parseArgs, targetConfig, UsageError } from './args.js';
+import {
+  authCommand,
+  loginCommand,
+  loginHint,
+  loginHintTarget,
+  logoutCommand,
+  STORE_ENV,
+  storedLogin,
+} from './auth.js';
 import { runDemo } from './demo.js';
 import { formatError, formatResult, formatTools } from './format.js';
 import { type ProgressSink, progressBar } from './progress.js';
@@ -30,8 +40,12 @@ Usage:
                                                    call one tool
   autos-mcp discover [options] <target>            what the server says about itself
   autos-mcp demo                                   run the main job against the bundled demo server
+  autos-mcp login [options] <url>                  log in to an OAuth-protected server
+  autos-mcp logout <url>                           forget the login of a server
+  autos-mcp auth status [<url>]                    what is logged in (never a token)
 
 ${TARGET_HELP}
+An HTTP target uses the stored login of its URL, when there is one (see autos-mcp login --help).
 
 Options:
   --json               machine-readable output on stdout
@@ -52,7 +66,7 @@ Example: autos-mcp tools -- node examples/demo-server.mjs`,
   call: `Usage: autos-mcp call [--json] [--protocol v] [--timeout ms] <tool> [json-args] <target>
 
 Calls one tool with a JSON object of arguments (default {}). Progress is shown on stderr.
-With a URL target the URL comes first: autos-mcp call https://host/mcp echo '{"text":"hi"}'
+A URL target comes first or last: autos-mcp call https://host/mcp echo '{"text":"hi"}'
 ${TARGET_HELP}
 Example: autos-mcp call echo '{"text":"hi"}' -- node examples/demo-server.mjs
 Exit code 1 means the tool ran and reported an error (isError); 3 means the call failed.`,
@@ -61,6 +75,33 @@ Exit code 1 means the tool ran and reported an error (isError); 3 means the call
 Shows the protocol version in use, server info, capabilities and instructions (instructions are data
 from the server, shown as is).
 ${TARGET_HELP}`,
+  login: `Usage: autos-mcp login [--device] [--no-browser] [--client-id id] [--client-secret-env VAR]
+                       [--dcr] [--dpop] [--scope s]... [--timeout ms] [--json] <url>
+
+Logs in to the OAuth-protected MCP server at <url> and keeps the tokens in the CLI's credential store;
+tools, call and discover then use them (and refresh them) for that URL. Never starts by itself.
+  (default)              open the authorization page in the browser; it comes back to a loopback port
+  --no-browser           print the authorization URL on stderr instead of opening a browser
+  --device               device login (RFC 8628): print a code to enter on another device
+  --client-id <id>       a client registered for autos-mcp at the authorization server
+  --client-secret-env V  the client secret is in the environment variable V (never on the command line);
+                         keep it set for later refreshes
+  --dcr                  allow dynamic client registration when no other client is at hand
+  --dpop                 ask for DPoP-bound tokens (RFC 9449), for a server that takes them
+  --scope <s>            a scope to ask for (repeatable; default: what the server asks for)
+  --timeout <ms>         give up waiting for the user after this long (default 5 minutes)
+  --json                 print the result as JSON: issuer, resource, scopes, expiresAt, refreshable
+Prints the issuer, scopes and expiry, never a token. The store is a private file (0600) in the user's
+config directory (~/.config/autos-mcp/oauth/cli.json on Linux); ${STORE_ENV}=<dir> keeps it
+in <dir>/cli.json instead.`,
+  logout: `Usage: autos-mcp logout [--json] <url>
+
+Removes the tokens of <url> from the CLI's credential store and says whether there were any. Client
+registrations stay.`,
+  auth: `Usage: autos-mcp auth status [--json] [<url>]
+
+With a URL: whether it is logged in, the issuer, scopes, expiry, whether the login can be refreshed, and
+the store. Without: the same for every login in the store. Never prints a token.`,
   demo: `Usage: autos-mcp demo
 
 Starts the bundled demo server (examples/demo-server.mjs, in the source repository) and shows the main
@@ -88,6 +129,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stdout.write(`${HELP[command]}\n`);
     return EXIT.ok;
   }
+  if (command !== 'login' && parsed.loginOptions.length > 0) {
+    io.stderr.write(`${parsed.loginOptions[0]} is an option of login\n\n${HELP[command]}\n`);
+    return EXIT.usage;
+  }
+  const hintUrl =
+    command === 'tools' || command === 'call' || command === 'discover' ? loginHintTarget(parsed) : undefined;
   try {
     switch (command) {
       case 'tools':
@@ -96,6 +143,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await callCommand(parsed, io);
       case 'discover':
         return await discoverCommand(parsed, io);
+      case 'login':
+        return await loginCommand(parsed, io);
+      case 'logout':
+        return await logoutCommand(parsed, io);
+      case 'auth':
+        return await authCommand(parsed, io);
       default:
         return await runDemo(io);
     }
@@ -106,7 +159,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
     if (parsed.json)
       io.stdout.write(`${JSON.stringify({ error: isMcpError(error) ? error.toJSON() : String(error) })}\n`);
-    io.stderr.write(formatError(error));
+    io.stderr.write(formatError(error) + loginHint(error, hintUrl));
     return isMcpError(error) && error.kind === 'config' ? EXIT.usage : EXIT.failure;
   }
 }
@@ -176,15 +229,18 @@ async function discoverCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 /**
- * Connects, runs `fn`, and closes — also when `fn` throws — then warns once on stderr about what the server
- * wrote to stdout besides MCP messages (skipped, not fatal).
+ * Connects (an HTTP target with its stored login, if the store holds one), runs `fn`, and closes — also
+ * when `fn` throws — then warns once on stderr about what the server wrote to stdout besides MCP messages
+ * (skipped, not fatal).
  */
 async function withServer<T>(
   config: ServerConfig,
   io: CliIo,
   fn: (client: Client) => Promise<T>,
 ): Promise<T> {
-  const client = await connect(config);
+  const auth = await storedLogin(config, io);
+  const options: ConnectOptions = auth === undefined ? {} : { auth };
+  const client = await connect(config, options);
   try {
     return await fn(client);
   } finally {

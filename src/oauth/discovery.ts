@@ -14,6 +14,8 @@ export interface ProtectedResource {
   readonly resource: string;
   readonly authorizationServers: readonly string[];
   readonly scopesSupported: readonly string[] | undefined;
+  /** The resource says it takes DPoP-bound tokens (`dpop_bound_access_tokens_required`, `dpop_signing_alg_values_supported`). */
+  readonly dpop: boolean;
   /** Where the document was found (origin + path). */
   readonly metadataUrl: string;
 }
@@ -78,6 +80,9 @@ function checkResource(json: Record<string, unknown>, endpoint: URL, found: URL)
   return {
     resource,
     authorizationServers,
+    dpop:
+      json['dpop_bound_access_tokens_required'] === true ||
+      Array.isArray(json['dpop_signing_alg_values_supported']),
     scopesSupported: Array.isArray(scopes)
       ? scopes.filter((s): s is string => typeof s === 'string')
       : undefined,

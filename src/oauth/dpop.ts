@@ -11,11 +11,19 @@ import type { CredentialStore } from './store/types.js';
 const ALGORITHM = 'ES256';
 const IMPORT = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 
-/** The algorithm to use where the server lists `dpop_signing_alg_values_supported`, if we can do it. */
-export function dpopWanted(as: oauth.AuthorizationServer, configured: boolean | undefined): boolean {
+/**
+ * Whether to bind new tokens with DPoP: as configured, else when the authorization server can (it lists
+ * ES256 in `dpop_signing_alg_values_supported`) and the MCP server takes them (a `DPoP` challenge, or its
+ * resource metadata says so). A server that only takes Bearer tokens never gets a DPoP-bound one.
+ */
+export function dpopWanted(
+  as: oauth.AuthorizationServer,
+  configured: boolean | undefined,
+  resourceTakesDpop: boolean,
+): boolean {
   if (configured !== undefined) return configured;
   const algs = as.dpop_signing_alg_values_supported;
-  return Array.isArray(algs) && algs.includes(ALGORITHM);
+  return resourceTakesDpop && Array.isArray(algs) && algs.includes(ALGORITHM);
 }
 
 export async function dpopKeyPair(store: CredentialStore, issuer: string): Promise<webcrypto.CryptoKeyPair> {

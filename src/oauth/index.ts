@@ -5,6 +5,8 @@
  */
 import { DEFAULT_CLIENT_METADATA_URL, type OAuthConfig } from './config.js';
 import { OAuth, type OAuthOptions } from './oauth.js';
+import { keys } from './records.js';
+import type { CredentialStore } from './store/types.js';
 
 /** A neutral OAuth authorizer: no client identity of its own (give `clientId`, a `clientMetadataUrl`, or `dcr: true`). */
 export function oauth(config: OAuthConfig, storeOrOptions?: string | OAuthOptions): OAuth {
@@ -17,6 +19,12 @@ export function oauth(config: OAuthConfig, storeOrOptions?: string | OAuthOption
  */
 export function createOAuth(config: OAuthConfig, storeOrOptions?: string | OAuthOptions): OAuth {
   return new OAuth(config, options(storeOrOptions), DEFAULT_CLIENT_METADATA_URL);
+}
+
+/** The MCP endpoints a store holds logins for (URLs only, never a token), for listings such as `auth status`. */
+export async function storedLogins(store: CredentialStore): Promise<string[]> {
+  const prefix = keys.binding('');
+  return (await store.keys(prefix)).map((key) => key.slice(prefix.length)).sort();
 }
 
 function options(storeOrOptions: string | OAuthOptions | undefined): OAuthOptions {

@@ -105,6 +105,8 @@ export interface OAuthStatus {
 interface Server {
   readonly resource: ProtectedResource;
   readonly as: oauth.AuthorizationServer;
+  /** The MCP server takes DPoP-bound tokens (its challenge or its metadata said so). */
+  readonly takesDpop: boolean;
 }
 
 const LOGIN_TIMEOUT_MS = 5 * 60_000;
@@ -373,7 +375,7 @@ export class OAuth implements Authorizer {
       redirectUri: undefined,
       device: false,
     });
-    const endpoint = await this.#endpoint(server.as, server.resource.resource, client, undefined);
+    const endpoint = await this.#endpoint(server.as, server.resource.resource, client, this.#dpopFor(server));
     let response: oauth.TokenEndpointResponse;
     if (this.#config.grant === 'client_credentials') response = await clientCredentials(endpoint, scope);
     else if (this.#config.grant === 'jwt_bearer')
@@ -442,6 +444,9 @@ export class OAuth implements Authorizer {
       await this.#store.set(key, asStored(fresh));
       return fresh;
     });
+    // Which client, never its secret: a pre-registered secret stays in the config that gave it.
+    const { clientSecret: _secret, ...issuedTo } = client;
+    await this.#store.set(keys.issuedTo(issuer, client.clientId), asStored(issuedTo));
     await this.#store.set(keys.binding(this.#config.endpoint.href), asStored({ issuer, resource }));
     this.#token = token;
     this.#loaded = true;
@@ -455,7 +460,8 @@ export class OAuth implements Authorizer {
     const issuer = resource.authorizationServers[0] as string;
     // A fresh look at the metadata on every login: a server may have moved to another authorization server.
     this.#servers.delete(issuer);
-    return { resource, as: await this.#authorizationServer(issuer) };
+    const takesDpop = resource.dpop || challenge?.scheme.toLowerCase() === 'dpop';
+    return { resource, as: await this.#authorizationServer(issuer), takesDpop };
   }
 
   #authorizationServer(issuer: string): Promise<oauth.AuthorizationServer> {
@@ -483,6 +489,12 @@ export class OAuth implements Authorizer {
     }
     const stored = readClient(await this.#store.get(keys.client(as.issuer)));
     if (stored?.clientId === clientId) return stored;
+    const issued = readClient(await this.#store.get(keys.issuedTo(as.issuer, clientId)));
+    if (issued !== undefined) {
+      if (issued.authMethod === 'client_secret_basic' || issued.authMethod === 'client_secret_post')
+        throw new McpError('config', `refreshing the token for ${this.url} needs the secret of client ${clientId}: give clientId and clientSecret`);
+      return issued;
+    }
     throw new McpError(
       'auth_required',
       `the client this token was issued to at ${as.issuer} is no longer known here: log in again`,
@@ -498,13 +510,12 @@ export class OAuth implements Authorizer {
     as: oauth.AuthorizationServer,
     resource: string,
     client: StoredClient,
-    dpop: boolean | undefined,
+    useDpop: boolean,
   ): Promise<TokenEndpoint> {
     const key =
       this.#config.privateKey === undefined
         ? undefined
         : { pem: this.#config.privateKey, algorithm: this.#config.signingAlgorithm ?? 'ES256' };
-    const useDpop = dpop ?? dpopWanted(as, this.#config.dpop);
     return {
       as,
       client: { client_id: client.clientId, token_endpoint_auth_method: client.authMethod },
@@ -513,6 +524,10 @@ export class OAuth implements Authorizer {
       dpop: useDpop ? await this.#dpopHandle(as.issuer, client.clientId) : undefined,
       resource,
     };
+  }
+
+  #dpopFor(server: Server): boolean {
+    return dpopWanted(server.as, this.#config.dpop, server.takesDpop);
   }
 
   #dpopHandle(issuer: string, clientId: string): Promise<oauth.DPoPHandle> {
@@ -577,7 +592,7 @@ export class OAuth implements Authorizer {
         throw authorizationResponseError(as.issuer, cause);
       }
       loopback.finish(true);
-      const endpoint = await this.#endpoint(as, server.resource.resource, client, undefined);
+      const endpoint = await this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server));
       try {
         return {
           response: await authorizationCode(endpoint, validated, loopback.redirectUri, verifier),
@@ -649,9 +664,10 @@ export class OAuth implements Authorizer {
       redirectUri: undefined,
       device: true,
     });
-    const endpoint = await this.#endpoint(as, server.resource.resource, client, undefined);
+    const endpoint = await this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server));
     const prompt = options.prompt ?? this.#options.prompt ?? defaultPrompt;
-    return { response: await deviceLogin(endpoint, scope, prompt, options.signal), client };
+    const timeoutMs = options.timeoutMs ?? LOGIN_TIMEOUT_MS;
+    return { response: await deviceLogin(endpoint, scope, prompt, options.signal, timeoutMs), client };
   }
 }
 

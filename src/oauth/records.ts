@@ -47,6 +47,8 @@ export interface StoredBinding {
 
 export const keys = {
   client: (issuer: string) => `client ${issuer}`,
+  /** The client a stored token was issued to, so another process (with another config) can refresh it. */
+  issuedTo: (issuer: string, clientId: string) => `issued-to ${issuer} ${clientId}`,
   token: (issuer: string, resource: string) => `token ${issuer} ${resource}`,
   binding: (endpoint: string) => `server ${endpoint}`,
   dpop: (issuer: string) => `dpop ${issuer}`,

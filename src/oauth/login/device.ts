@@ -24,6 +24,7 @@ export async function deviceLogin(
   scope: string | undefined,
   show: (prompt: DevicePrompt) => void,
   signal: AbortSignal | undefined,
+  timeoutMs: number,
 ): Promise<oauth.TokenEndpointResponse> {
   const { as, client, auth, http } = endpoint;
   let started: oauth.DeviceAuthorizationResponse;
@@ -46,7 +47,8 @@ export async function deviceLogin(
     userCode: started.user_code,
     expiresInSeconds: started.expires_in,
   });
-  const deadline = Date.now() + started.expires_in * 1000;
+  // The device code's own lifetime, or the caller's deadline when that comes first.
+  const deadline = Date.now() + Math.min(started.expires_in * 1000, timeoutMs);
   let interval = clamp(started.interval ?? 5);
   for (;;) {
     await sleep(interval * 1000, signal);

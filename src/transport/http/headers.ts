@@ -104,7 +104,8 @@ export class HeaderBuilder {
     if (typeof auth === 'object' && auth.headers !== undefined) {
       for (const name of Object.keys(auth.headers)) {
         const lower = name.toLowerCase();
-        if (headers[lower] === undefined && !MANAGED.has(lower)) headers[lower] = auth.headers[name] as string;
+        if (headers[lower] === undefined && !MANAGED.has(lower))
+          headers[lower] = auth.headers[name] as string;
       }
     }
     if (authorization !== undefined) headers['authorization'] = authorization;
