@@ -60,13 +60,19 @@ async function run(
  * A copy of an OAuth library failure with its name, message, `code` and OAuth `error` only: the
  * original holds the response and its body, which can carry tokens, and a cause is part of the error.
  */
-export function safeCause(cause: unknown): Error {
+export function safeCause(cause: unknown): Error & { code?: string; error?: string } {
   const source = (typeof cause === 'object' && cause !== null ? cause : {}) as Record<string, unknown>;
   const message = typeof source['message'] === 'string' ? source['message'] : 'OAuth failure';
   const copy = new Error(message) as Error & { code?: string; error?: string };
   copy.name = typeof source['name'] === 'string' ? source['name'] : 'Error';
   if (typeof source['code'] === 'string') copy.code = source['code'];
   if (typeof source['error'] === 'string') copy.error = source['error'];
+  else {
+    // A 401 with `WWW-Authenticate: Basic error="invalid_client"` carries the code in its challenge.
+    const challenges = cause instanceof oauth.WWWAuthenticateChallengeError ? cause.cause : [];
+    const code = challenges.map((c) => c.parameters.error).find((e) => typeof e === 'string');
+    if (code !== undefined) copy.error = code;
+  }
   return copy;
 }
 
@@ -77,7 +83,7 @@ export function tokenError(
 ): McpError {
   if (original instanceof McpError) return original;
   const cause = safeCause(original);
-  const code = (cause as { error?: unknown })?.error;
+  const code = cause.error;
   if (code === 'invalid_grant')
     return new McpError(
       'auth_required',

@@ -6,8 +6,9 @@
  * `approveInBrowser` plays the user on oidc-provider's development pages (test/helpers/oidc-provider.ts):
  * it opens an authorization URL, signs in (any login, any password), approves the consent page, and
  * resolves with the URL the browser is finally sent to on another origin: the client's loopback redirect
- * URI with `code`/`state`/`iss` (or `error`). The redirect is caught as the navigation starts, so nothing
- * needs to answer on it. A device flow's `verification_uri_complete` works too: the code is confirmed, and
+ * URI with `code`/`state`/`iss` (or `error`). The redirect URL is known as the navigation starts, so
+ * nothing needs to answer on it; but the browser does go on to request it (a route does not catch a
+ * redirect), so a live callback there receives the code too. A device flow's `verification_uri_complete` works too: the code is confirmed, and
  * the call resolves with the success page's URL.
  *
  * The pages run offline: every request to a non-loopback host (oidc-provider's pages @import Google fonts)
