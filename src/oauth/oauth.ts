@@ -492,7 +492,10 @@ export class OAuth implements Authorizer {
     const issued = readClient(await this.#store.get(keys.issuedTo(as.issuer, clientId)));
     if (issued !== undefined) {
       if (issued.authMethod === 'client_secret_basic' || issued.authMethod === 'client_secret_post')
-        throw new McpError('config', `refreshing the token for ${this.url} needs the secret of client ${clientId}: give clientId and clientSecret`);
+        throw new McpError(
+          'config',
+          `refreshing the token for ${this.url} needs the secret of client ${clientId}: give clientId and clientSecret`,
+        );
       return issued;
     }
     throw new McpError(
