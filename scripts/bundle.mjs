@@ -4,14 +4,20 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { index: 'src/index.ts', oauth: 'src/oauth/index.ts', bin: 'src/cli/bin.ts' },
+  entryPoints: {
+    index: 'src/index.ts',
+    oauth: 'src/oauth/index.ts',
+    settings: 'src/settings/index.ts',
+    content: 'src/content/index.ts',
+    bin: 'src/cli/bin.ts',
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  external: ['undici', 'oauth4webapi'],
+  external: ['undici', 'oauth4webapi', '@napi-rs/keyring'],
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
 });

@@ -59,6 +59,25 @@ else
   [ -x /usr/bin/chromium ] || { echo "chromium installed, but no /usr/bin/chromium" >&2; exit 1; }
 fi
 
+step "Secret Service (test/helpers/keyring-session.ts runs gnome-keyring in a private D-Bus session)"
+# Debian's gnome-keyring, dbus and libsecret-tools (secret-tool) packages, only when gnome-keyring-daemon or
+# dbus-run-session is not on PATH yet. Package lists are fetched first when apt does not know all three (fresh
+# image), and again if the install fails on stale lists. No daemon is started here: each test starts its own.
+if command -v gnome-keyring-daemon >/dev/null && command -v dbus-run-session >/dev/null && command -v secret-tool >/dev/null; then
+  echo "found $(command -v gnome-keyring-daemon) and $(command -v dbus-run-session)"
+else
+  as_root=()
+  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  keyring_packages=(gnome-keyring dbus libsecret-tools)
+  keyring_install() {
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${keyring_packages[@]}"
+  }
+  if ! apt-cache show "${keyring_packages[@]}" >/dev/null 2>&1; then "${as_root[@]}" apt-get update; fi
+  keyring_install || { "${as_root[@]}" apt-get update && keyring_install; } || { echo "could not install ${keyring_packages[*]}" >&2; exit 1; }
+  command -v gnome-keyring-daemon >/dev/null && command -v dbus-run-session >/dev/null && command -v secret-tool >/dev/null ||
+    { echo "${keyring_packages[*]} installed, but gnome-keyring-daemon or dbus-run-session is not on PATH" >&2; exit 1; }
+fi
+
 step "build"
 npm run build --silent
 

@@ -56,6 +56,7 @@ export {
   type TransportKind,
   withClient,
 } from './client/index.js';
+export type { EnvSource } from './config/env-from.js';
 export {
   type AnyMcpError,
   type AuthChallenge,
@@ -74,3 +75,9 @@ export {
   UnsupportedProtocolVersionError,
 } from './errors/index.js';
 export type { ProtocolVersion, ProtocolVersionChoice } from './protocol/versions.js';
+export {
+  type ConfigResolver,
+  Session,
+  type SessionOptions,
+  session,
+} from './session/session.js';

@@ -38,7 +38,11 @@ async function resolveConnection(
     };
   }
   const normalized = normalizeConfig(config as ServerConfig);
-  const connection = await openConnection(normalized, { auth: options.auth, dispatcher: options.dispatcher });
+  const connection = await openConnection(normalized, {
+    auth: options.auth,
+    dispatcher: options.dispatcher,
+    settings: options.settings,
+  });
   return { settings: normalized, connection };
 }
 

@@ -17,6 +17,7 @@ import type { HttpTransportOptions, StderrMode, StdioTransportOptions } from '..
 import { envNameProblem, envValueProblem } from '../transport/stdio/env.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { durationMs } from './durations.js';
+import { type EnvSource, envFromOf } from './env-from.js';
 import { pathKey, quoteKey, snapshotPlainData } from './plain-data.js';
 
 /** `clientInfo` sent to servers (an MCP `Implementation`). */
@@ -48,6 +49,11 @@ export interface StdioServerConfig extends BaseServerConfig {
   cwd?: string | undefined;
   /** Variables for the child, on top of a small allow-list of the parent's environment. */
   env?: Record<string, string> | undefined;
+  /**
+   * Variables whose values are looked up just before the server is spawned: `{ setting, key }` from
+   * `autos-mcp/settings`, or `{ env }` from this process's environment. Never in `env` as well.
+   */
+  envFrom?: Record<string, EnvSource> | undefined;
   /** What happens to the server's stderr. Default `'capture'` (bounded, redacted, shown in close reports). */
   stderr?: StderrMode | undefined;
   /** Linux only: run the server in its own PID namespace (opt-in, feature-detected). */
@@ -125,6 +131,7 @@ const STDIO_KEYS = new Set([
   'args',
   'cwd',
   'env',
+  'envFrom',
   'stderr',
   'isolate',
   'graceMs',
@@ -319,6 +326,8 @@ function normalizeStdio(
     stderr,
     maxMessageBytes: common.maxMessageBytes,
   };
+  const envFrom = envFromOf(raw['envFrom'], stdio.env);
+  if (envFrom !== undefined) stdio.envFrom = envFrom;
   const cwd = optionalString(raw['cwd'], 'cwd');
   if (cwd?.includes('\0')) fail('cwd contains a NUL byte');
   if (cwd !== undefined) stdio.cwd = cwd;

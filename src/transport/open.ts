@@ -6,6 +6,7 @@
 import type { Dispatcher } from 'undici';
 import type { NormalizedConfig } from '../config/index.js';
 import { McpError } from '../errors/index.js';
+import type { Settings } from '../settings/settings.js';
 import type { Authorizer } from './authorizer.js';
 import type { Connection } from './connection.js';
 import { StdioConnection } from './stdio/index.js';
@@ -16,6 +17,8 @@ export interface TransportExtras {
   auth?: Authorizer | undefined;
   /** HTTP only: an undici dispatcher to use (pool, proxy, CA settings, a mock agent); the caller owns it. */
   dispatcher?: Dispatcher | undefined;
+  /** stdio only: where `envFrom` settings are read (default: `autos-mcp/settings` in the OS credential store). */
+  settings?: Settings | undefined;
 }
 
 /** Creates (does not start) the connection for `config`. */
@@ -27,7 +30,12 @@ export async function openConnection(
     if (extras.auth !== undefined || extras.dispatcher !== undefined) {
       throw new McpError('config', `${config.target}: auth and dispatcher apply to HTTP servers only`);
     }
-    return new StdioConnection(config.stdio);
+    const { envFrom, ...stdio } = config.stdio;
+    if (envFrom === undefined) return new StdioConnection(config.stdio);
+    // Resolved now, just before the spawn, and never kept in the config (settings load lazily).
+    const { resolveEnvFrom } = await import('../settings/env-from.js');
+    const resolved = await resolveEnvFrom(envFrom, extras.settings);
+    return new StdioConnection({ ...stdio, env: { ...stdio.env, ...resolved } });
   }
   if (
     extras.dispatcher !== undefined &&

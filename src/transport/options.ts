@@ -3,6 +3,8 @@
  * user's plain-data config; transports trust them.
  */
 
+import type { EnvSource } from '../config/env-from.js';
+
 export type StderrMode = 'capture' | 'inherit' | 'ignore';
 
 export interface StdioTransportOptions {
@@ -12,6 +14,8 @@ export interface StdioTransportOptions {
   cwd?: string;
   /** Extra variables for the child, on top of the allow-listed part of the parent's environment. */
   env: Readonly<Record<string, string>>;
+  /** Variables resolved just before spawning (transport/open.ts); absent once resolved. */
+  envFrom?: Readonly<Record<string, EnvSource>>;
   stderr: StderrMode;
   /** Largest single message (one stdout line) accepted, in bytes. */
   maxMessageBytes: number;

@@ -25,6 +25,7 @@ test('the public export list is exactly this (additions are deliberate)', () => 
     'ERROR_KINDS',
     'McpError',
     'RpcError',
+    'Session',
     'UnsupportedProtocolVersionError',
     'callTool',
     'clearEraCache',
@@ -36,6 +37,7 @@ test('the public export list is exactly this (additions are deliberate)', () => 
     'isMcpError',
     'isRpcError',
     'normalizeConfig',
+    'session',
     'withClient',
   ]);
 });
@@ -43,7 +45,7 @@ test('the public export list is exactly this (additions are deliberate)', () => 
 test('PACKAGE_VERSION equals package.json version; engines allow Node 20.18', () => {
   assert.equal(PACKAGE_VERSION, pkg.version);
   assert.equal(pkg.engines.node, '>=20.18');
-  assert.deepEqual(Object.keys(pkg.dependencies), ['oauth4webapi', 'undici']);
+  assert.deepEqual(Object.keys(pkg.dependencies), ['@napi-rs/keyring', 'oauth4webapi', 'undici']);
 });
 
 test('the packed tarball installs without dev dependencies and its entry and bin work', {
@@ -81,6 +83,24 @@ test('the packed tarball installs without dev dependencies and its entry and bin
       encoding: 'utf8',
     });
     assert.equal(out.trim(), 'stdio packed');
+    // The subpath exports load from the installed package; the keyring helper finds its binding there
+    // (no D-Bus in this child: a clear "not available" error, not a missing module).
+    const modules = `
+      import { createOAuth } from 'autos-mcp/oauth';
+      import { openSettings } from 'autos-mcp/settings';
+      import { prepare } from 'autos-mcp/content';
+      const memory = openSettings({ backend: 'memory' });
+      await memory.save('x', { env: { K: 'v' } });
+      const auth = createOAuth({ url: 'https://example.com/mcp' });
+      const prepared = await prepare({ content: [{ type: 'text', text: 't' }] });
+      const keyring = await openSettings().list().then(() => 'listed', (e) => e.kind + ': ' + (/not available/.test(e.message) ? 'not available' : e.message));
+      console.log(typeof auth.login, (await memory.load('x')).env.K, prepared.content.length, keyring);`;
+    const loaded = execFileSync(process.execPath, ['--input-type=module', '-e', modules], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/autos-mcp-test-bus' },
+    });
+    assert.equal(loaded.trim(), 'function v 1 config: not available');
     const help = execFileSync(path.join(dir, 'node_modules/.bin/autos-mcp'), ['--help'], {
       encoding: 'utf8',
     });

@@ -1,0 +1,15 @@
+/**
+ * `autos-mcp/content`: move the binary content of tool results (images, audio, embedded blobs) to local
+ * files so it does not flood a model's context. Read docs/content.md.
+ */
+export { prepare } from './prepare.js';
+export type {
+  ContentProblem,
+  ContentProblemReason,
+  PreparedBlock,
+  PreparedFile,
+  PreparedMediaBlock,
+  PreparedResourceBlock,
+  PreparedResult,
+  PrepareOptions,
+} from './types.js';

@@ -1,0 +1,125 @@
+/**
+ * `session()`: a server handle that connects only when first used. The first call resolves the config
+ * (a default config, or a trusted local resolver function), merges a local override saved in
+ * `autos-mcp/settings` under `configName` over it, and connects; later calls reuse that connection;
+ * `close()` ends it. A failed connect leaves nothing behind and the next call tries again; a connection
+ * that broke is not reconnected behind your back.
+ */
+import type { CallOptions } from '../client/call-options.js';
+import type { Client, CloseReport, ListToolsOptions } from '../client/client.js';
+import type { ConnectOptions } from '../client/options.js';
+import type { CallToolResult, InputRequiredResult, Tool, ToolList } from '../client/types.js';
+import type { ServerConfig } from '../config/index.js';
+import { McpError } from '../errors/index.js';
+import type { Settings } from '../settings/settings.js';
+import { mergeConfig } from './merge.js';
+
+/** A trusted local function that says which server to use (discovery, a later authorization…). */
+export type ConfigResolver = (options: {
+  readonly configName: string | undefined;
+}) => ServerConfig | Promise<ServerConfig>;
+
+export interface SessionOptions extends ConnectOptions {
+  /** Where `configName` overrides are read (default: `openSettings()`, the OS credential store). */
+  readonly settings?: Settings;
+}
+
+export class Session {
+  readonly #source: ServerConfig | ConfigResolver;
+  readonly #configName: string | undefined;
+  readonly #options: SessionOptions;
+  #client: Promise<Client> | undefined;
+  #closed = false;
+
+  /** @internal Use `session()`. */
+  constructor(
+    source: ServerConfig | ConfigResolver,
+    configName: string | undefined,
+    options: SessionOptions,
+  ) {
+    this.#source = source;
+    this.#configName = configName;
+    this.#options = options;
+  }
+
+  /** True once a connection is open (or being opened). */
+  get started(): boolean {
+    return this.#client !== undefined;
+  }
+
+  /** The connected client, connecting on first use. */
+  client(): Promise<Client> {
+    if (this.#closed) return Promise.reject(new McpError('closed', 'this session was closed'));
+    if (this.#client === undefined) {
+      const opening = this.#connect();
+      this.#client = opening;
+      opening.catch(() => {
+        if (this.#client === opening) this.#client = undefined; // nothing was left open: try again next call
+      });
+    }
+    return this.#client;
+  }
+
+  async listTools(options?: ListToolsOptions): Promise<Tool[]> {
+    return (await this.client()).listTools(options);
+  }
+
+  async listToolsDetailed(options?: ListToolsOptions): Promise<ToolList> {
+    return (await this.client()).listToolsDetailed(options);
+  }
+
+  async callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    return (await this.client()).callTool(name, args, options);
+  }
+
+  async request(method: string, params?: Record<string, unknown>, options?: CallOptions): Promise<unknown> {
+    return (await this.client()).request(method, params, options);
+  }
+
+  /** Ends the connection, if one was opened; the session cannot be used afterwards. */
+  async close(): Promise<CloseReport | undefined> {
+    this.#closed = true;
+    const pending = this.#client;
+    this.#client = undefined;
+    if (pending === undefined) return undefined;
+    const client = await pending.catch(() => undefined);
+    return client?.close();
+  }
+
+  async #connect(): Promise<Client> {
+    const base =
+      typeof this.#source === 'function'
+        ? await this.#source({ configName: this.#configName })
+        : this.#source;
+    let config = base;
+    if (this.#configName !== undefined) {
+      const settings = this.#options.settings ?? (await import('../settings/settings.js')).openSettings();
+      const override = await settings.load(this.#configName, true);
+      if (override !== null) config = mergeConfig(base, override);
+    }
+    const { connect } = await import('../client/api.js');
+    const { settings: _settings, ...connectOptions } = this.#options;
+    return connect(config, {
+      ...connectOptions,
+      ...(this.#options.settings ? { settings: this.#options.settings } : {}),
+    });
+  }
+}
+
+/**
+ * A lazy server handle: nothing happens until the first call. `source` is a default config or a resolver;
+ * `configName` names a local override in `autos-mcp/settings` (missing: the default is used; corrupt: an error).
+ */
+export function session(
+  source: ServerConfig | ConfigResolver,
+  configName?: string,
+  options: SessionOptions = {},
+): Session {
+  if (typeof source !== 'function' && (typeof source !== 'object' || source === null))
+    throw new McpError('config', 'session() needs a server config or a resolver function');
+  return new Session(source, configName, options);
+}
