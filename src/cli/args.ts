@@ -32,7 +32,34 @@ export interface ParsedArgs {
   scopes: string[];
   /** The login-only options given, by name, to refuse them on other commands. */
   loginOptions: string[];
+  /** `tools`/`call`/`discover`: the saved settings to use (`--settings <name>`). */
+  settingsName: string | undefined;
+  /** `settings` and `--settings`: the plaintext file backend instead of the OS credential store. */
+  plaintextFile: boolean;
+  /**
+   * `settings set`: the secrets to read from stdin or a hidden prompt, in the order given (`--env KEY`,
+   * `--header NAME`, `--auth-token`). Only names: a value is never taken from the command line.
+   */
+  secretItems: SecretItem[];
+  /** `settings set`: `--command`, `--arg` (repeatable), `--url`. */
+  setCommand: string | undefined;
+  setArgs: string[] | undefined;
+  setUrl: string | undefined;
+  /** `settings set`: read a whole partial config as JSON from stdin. */
+  jsonConfig: boolean;
+  /** `settings set`: replace the saved settings instead of merging into them. */
+  replace: boolean;
+  /** `settings get`: show secret values instead of masking them. */
+  reveal: boolean;
+  /** The options only `settings` takes that were given, by name, to refuse them on other commands. */
+  settingsOptions: string[];
 }
+
+/** A secret `settings set` reads (its value never comes from argv). */
+export type SecretItem =
+  | { readonly kind: 'env'; readonly name: string }
+  | { readonly kind: 'header'; readonly name: string }
+  | { readonly kind: 'authToken' };
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -47,8 +74,30 @@ const VALUE_OPTIONS = new Set([
   '--client-id',
   '--client-secret-env',
   '--scope',
+  '--settings',
+  '--command',
+  '--arg',
+  '--url',
 ]);
 const FLAG_OPTIONS = new Set(['--device', '--no-browser', '--dcr', '--dpop']);
+/** Flags of `settings` (and `--plaintext-file`, which `--settings` takes too). */
+const SETTINGS_FLAGS = new Set([
+  '--plaintext-file',
+  '--auth-token',
+  '--json-config',
+  '--replace',
+  '--reveal',
+]);
+/** Options only `settings` takes. */
+const SETTINGS_ONLY = new Set([
+  '--auth-token',
+  '--json-config',
+  '--replace',
+  '--reveal',
+  '--command',
+  '--arg',
+  '--url',
+]);
 /** Options only `login` takes. */
 const LOGIN_OPTIONS = new Set([
   '--device',
@@ -80,7 +129,19 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     clientSecretEnv: undefined,
     scopes: [],
     loginOptions: [],
+    settingsName: undefined,
+    plaintextFile: false,
+    secretItems: [],
+    setCommand: undefined,
+    setArgs: undefined,
+    setUrl: undefined,
+    jsonConfig: false,
+    replace: false,
+    reveal: false,
+    settingsOptions: [],
   };
+  /** `--env`, `--header` and `--auth-token` in order: read once the command is known (settings takes names). */
+  const envAndHeaders: Array<{ option: string; value: string }> = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') {
@@ -90,6 +151,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (arg === '--json') parsed.json = true;
     else if (arg === '--help' || arg === '-h') parsed.help = true;
     else if (FLAG_OPTIONS.has(arg)) applyFlag(parsed, arg);
+    else if (SETTINGS_FLAGS.has(arg)) applySettingsFlag(parsed, arg, envAndHeaders);
     else if (arg === '--client-secret' || arg.startsWith('--client-secret='))
       throw new UsageError(
         '--client-secret is not taken on the command line (other users can see it); put the secret in an environment variable and name it with --client-secret-env VAR',
@@ -102,12 +164,52 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       const name = eq > 0 ? arg.slice(0, eq) : arg;
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined) throw new UsageError(`${name} needs a value`);
-      applyOption(parsed, name, value);
+      if (name === '--env' || name === '--header') envAndHeaders.push({ option: name, value });
+      else applyOption(parsed, name, value);
     } else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
     else if (parsed.command === undefined) parsed.command = arg;
     else parsed.positionals.push(arg);
   }
+  for (const { option, value } of envAndHeaders) {
+    if (parsed.command === 'settings') parsed.secretItems.push(secretItem(option, value));
+    else if (option !== '--auth-token') applyOption(parsed, option, value);
+  }
   return parsed;
+}
+
+function applySettingsFlag(
+  parsed: ParsedArgs,
+  name: string,
+  envAndHeaders: Array<{ option: string; value: string }>,
+): void {
+  if (SETTINGS_ONLY.has(name)) parsed.settingsOptions.push(name);
+  if (name === '--plaintext-file') parsed.plaintextFile = true;
+  else if (name === '--auth-token') envAndHeaders.push({ option: name, value: '' });
+  else if (name === '--json-config') parsed.jsonConfig = true;
+  else if (name === '--replace') parsed.replace = true;
+  else parsed.reveal = true;
+}
+
+const ENV_KEY = /^[^=\0]{1,256}$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+
+/** `settings set --env KEY` / `--header NAME` / `--auth-token`: a name only; a value given here is refused unseen. */
+function secretItem(option: string, value: string): SecretItem {
+  if (option === '--auth-token') return { kind: 'authToken' };
+  if (option === '--env') {
+    if (value.includes('='))
+      throw new UsageError(
+        "--env takes only the variable's name here (--env KEY); its value is read from stdin or a hidden prompt, never from the command line",
+      );
+    if (!ENV_KEY.test(value)) throw new UsageError('--env needs the name of a variable');
+    return { kind: 'env', name: value };
+  }
+  if (value.includes(':'))
+    throw new UsageError(
+      "--header takes only the header's name here (--header NAME); its value is read from stdin or a hidden prompt, never from the command line",
+    );
+  if (!HEADER_NAME.test(value)) throw new UsageError('--header needs a header name (letters, digits, -)');
+  return { kind: 'header', name: value };
 }
 
 function applyFlag(parsed: ParsedArgs, name: string): void {
@@ -120,7 +222,22 @@ function applyFlag(parsed: ParsedArgs, name: string): void {
 
 function applyOption(parsed: ParsedArgs, name: string, value: string): void {
   if (LOGIN_OPTIONS.has(name)) parsed.loginOptions.push(name);
+  if (SETTINGS_ONLY.has(name)) parsed.settingsOptions.push(name);
   switch (name) {
+    case '--settings':
+      if (value === '') throw new UsageError('--settings needs the name of saved settings');
+      parsed.settingsName = value;
+      return;
+    case '--command':
+      if (value === '') throw new UsageError('--command needs a command');
+      parsed.setCommand = value;
+      return;
+    case '--arg':
+      parsed.setArgs = [...(parsed.setArgs ?? []), value];
+      return;
+    case '--url':
+      parsed.setUrl = value;
+      return;
     case '--protocol':
       parsed.protocol = value;
       return;

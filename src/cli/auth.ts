@@ -9,6 +9,7 @@
  * URL or user code printed is the login prompt, on stderr.
  */
 import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isMcpError, McpError, type ServerConfig } from '../client/index.js';
 import type {
@@ -19,15 +20,23 @@ import type {
   OAuthConfig,
   OAuthStatus,
 } from '../oauth/index.js';
-import { configDir } from '../oauth/store/paths.js';
+import { configDir } from '../store/paths.js';
 import { type ParsedArgs, targetUrl, UsageError } from './args.js';
 import { safeText } from './format.js';
 import type { CliIo } from './main.js';
 
-/** The CLI's named credential store: `<config dir>/cli.json`. */
+/** The CLI's named credential store: `oauth.cli` in the OS credential store, or `<dir>/cli.json`. */
 export const CLI_STORE = 'cli';
-/** Names another directory for the store file (`<dir>/cli.json`): for tests and separate profiles. */
+/**
+ * Chooses a plaintext file store in this directory (`<dir>/cli.json`) instead of the OS credential store:
+ * for machines without one, tests and separate profiles.
+ */
 export const STORE_ENV = 'AUTOS_MCP_OAUTH_STORE';
+/**
+ * A file (no secret in it) that says a login was stored in the OS credential store, so a `tools <url>`
+ * on a machine that never logged in asks the OS store nothing.
+ */
+const MARKER = 'cli-logins';
 
 /** The CLI's own record of a login: which client it used, so a later refresh presents the same one. */
 const CLI_PREFIX = 'cli-login ';
@@ -40,15 +49,38 @@ function loadOAuth(): Promise<OAuthModule> {
   return loaded;
 }
 
-/** The directory of the store file. */
-export function storeDir(): string {
+/** The directory of the plaintext store file, when `AUTOS_MCP_OAUTH_STORE` chooses one. */
+export function plaintextDir(): string | undefined {
   const override = process.env[STORE_ENV];
-  return resolve(override !== undefined && override !== '' ? override : configDir());
+  return override !== undefined && override !== '' ? resolve(override) : undefined;
 }
 
 async function openStore(): Promise<{ mod: OAuthModule; store: CredentialStore }> {
   const mod = await loadOAuth();
-  return { mod, store: mod.fileStore(CLI_STORE, { dir: storeDir() }) };
+  const dir = plaintextDir();
+  return {
+    mod,
+    store:
+      dir === undefined ? mod.keyringStore(`oauth.${CLI_STORE}`) : mod.plaintextFileStore(CLI_STORE, { dir }),
+  };
+}
+
+/** True when this machine may hold a CLI login (checked without opening any store). */
+function mayHoldLogin(): boolean {
+  const dir = plaintextDir();
+  return existsSync(dir === undefined ? join(configDir(), MARKER) : join(dir, `${CLI_STORE}.json`));
+}
+
+async function markLogin(): Promise<void> {
+  if (plaintextDir() !== undefined) return;
+  await mkdir(configDir(), { recursive: true, mode: 0o700 });
+  await writeFile(
+    join(configDir(), MARKER),
+    'logins of the autos-mcp CLI are kept in the OS credential store\n',
+    {
+      mode: 0o600,
+    },
+  );
 }
 
 /** What the CLI keeps about a login beside the OAuth module's records: never a secret, only its variable's name. */
@@ -111,8 +143,7 @@ function oneLine(text: string): string {
  */
 export async function storedLogin(config: ServerConfig, io: CliIo): Promise<OAuth | undefined> {
   if (!('url' in config) || config.authToken !== undefined) return undefined;
-  const dir = storeDir();
-  if (!existsSync(join(dir, `${CLI_STORE}.json`))) return undefined;
+  if (!mayHoldLogin()) return undefined;
   try {
     const { mod, store } = await openStore();
     const endpoint = new URL(config.url).href;
@@ -248,6 +279,7 @@ export async function loginCommand(parsed: ParsedArgs, io: CliIo): Promise<numbe
     clearTimeout(timer);
   }
   // Which client this login used, so that `tools`/`call` refresh as the same client (no secret is kept).
+  await markLogin();
   await store.set(CLI_PREFIX + endpoint, {
     ...(parsed.clientId !== undefined ? { clientId: parsed.clientId } : {}),
     ...(parsed.clientSecretEnv !== undefined ? { clientSecretEnv: parsed.clientSecretEnv } : {}),

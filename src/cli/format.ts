@@ -5,6 +5,7 @@
 
 import type { Tool, ToolCallOutcome } from '../client/index.js';
 import { isMcpError } from '../client/index.js';
+import type { PreparedResult } from '../content/index.js';
 
 /** Removes terminal control sequences and control characters other than newline and tab. */
 export function safeText(text: string): string {
@@ -33,7 +34,19 @@ export function formatTools(
   return `${lines.join('\n')}\n`;
 }
 
-export function formatResult(result: ToolCallOutcome): string {
+/** `image/png 1234 bytes → /tmp/autos-mcp-content-…/ab12….png`: a block whose content `prepare()` moved to a file. */
+function fileLine(block: Readonly<Record<string, unknown>>, path: string): string {
+  const bytes = typeof block['bytes'] === 'number' ? block['bytes'] : 0;
+  const uri = block['type'] === 'resource' && typeof block['uri'] === 'string' ? block['uri'] : undefined;
+  const line = `${safeText(String(block['mimeType'] ?? 'application/octet-stream'))} ${bytes} bytes → ${safeText(path)}`;
+  return uri === undefined ? line : `${line} (resource ${safeText(uri)})`;
+}
+
+/**
+ * A result as lines for a person. Binary content that `prepare()` moved to files (blocks with a `path`)
+ * is one line per file; binary content still inline is summarised, never printed.
+ */
+export function formatResult(result: ToolCallOutcome | PreparedResult): string {
   if (result.resultType === 'input_required') {
     const keys = Object.keys(result.inputRequests ?? {});
     return `The server needs input before it can finish (${keys.length} request${keys.length === 1 ? '' : 's'}: ${keys.map(safeText).join(', ')}).\nRun it from code with an onElicitation handler, or use --json to see the requests.\n`;
@@ -41,6 +54,10 @@ export function formatResult(result: ToolCallOutcome): string {
   const out: string[] = [];
   if (result.isError) out.push('Tool reported an error:');
   for (const block of result.content ?? []) {
+    if (typeof block['path'] === 'string' && typeof block['sha256'] === 'string') {
+      out.push(fileLine(block, block['path']));
+      continue;
+    }
     switch (block.type) {
       case 'text':
         out.push(safeText(String(block['text'] ?? '')));

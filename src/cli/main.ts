@@ -1,12 +1,14 @@
 /**
- * `autos-mcp` commands: `tools`, `call`, `discover`, `demo`, and the OAuth logins `login`, `logout` and
- * `auth status`. Readable output by default, `--json` for programs; exit codes tell a tool's own error
- * (`isError`) apart from a failure to call it.
+ * `autos-mcp` commands: `tools`, `call`, `discover`, `demo`, the OAuth logins `login`, `logout` and
+ * `auth status`, and the saved `settings`. Readable output by default, `--json` for programs; exit codes
+ * tell a tool's own error (`isError`) apart from a failure to call it.
  */
 
 import type { ConnectOptions, ServerConfig } from '../client/index.js';
 import { type Client, connect, isMcpError, type ToolCallOutcome } from '../client/index.js';
-import { type ParsedArgs, parseArgs, targetConfig, UsageError } from './args.js';
+import type { PreparedResult } from '../content/index.js';
+import type { Settings } from '../settings/settings.js';
+import { type ParsedArgs, parseArgs, UsageError } from './args.js';
 import {
   authCommand,
   loginCommand,
@@ -19,17 +21,36 @@ import {
 import { runDemo } from './demo.js';
 import { formatError, formatResult, formatTools } from './format.js';
 import { type ProgressSink, progressBar } from './progress.js';
+import {
+  CANCELLED_EXIT,
+  cancelledExit,
+  SETTINGS_BACKEND_ENV,
+  SETTINGS_DIR_ENV,
+  type SecretInput,
+  settingsCommand,
+  targetWithSettings,
+} from './settings.js';
 
 /** Exit codes: stable, documented in docs/cli.md. */
-export const EXIT = { ok: 0, toolError: 1, usage: 2, failure: 3, inputRequired: 4 } as const;
+export const EXIT = {
+  ok: 0,
+  toolError: 1,
+  usage: 2,
+  failure: 3,
+  inputRequired: 4,
+  cancelled: CANCELLED_EXIT,
+} as const;
 
 export interface CliIo {
   stdout: { write(text: string): unknown };
   stderr: ProgressSink;
+  /** Where `settings set` reads secret values (default `process.stdin`). */
+  stdin?: SecretInput;
 }
 
 const TARGET_HELP = `A target is a URL (https://…, or http:// on loopback), or -- followed by a command and its
-arguments (never a shell string).`;
+arguments (never a shell string), or --settings <name> (saved with autos-mcp settings set); with a URL or a
+command too, the saved settings are merged over it (the target gives the server, the settings the secrets).`;
 
 const HELP: Record<string, string> = {
   main: `autos-mcp — call the tools of MCP servers on demand.
@@ -43,6 +64,7 @@ Usage:
   autos-mcp login [options] <url>                  log in to an OAuth-protected server
   autos-mcp logout <url>                           forget the login of a server
   autos-mcp auth status [<url>]                    what is logged in (never a token)
+  autos-mcp settings set|get|list|rm [<name>]      saved server configs and secrets (OS credential store)
 
 ${TARGET_HELP}
 An HTTP target uses the stored login of its URL, when there is one (see autos-mcp login --help).
@@ -54,10 +76,12 @@ Options:
   --header "N: v"      extra HTTP header (repeatable); AUTOS_MCP_TOKEN sets a bearer token
   --env NAME=value     extra environment variable for a stdio server (repeatable)
   --cwd <dir>          working directory of a stdio server
+  --settings <name>    use the saved settings <name> (see autos-mcp settings --help)
   -h, --help           help (also after a command)
 
 Exit codes: 0 ok, 1 the tool returned isError, 2 usage or config error, 3 failure
-(connection, protocol, timeout…), 4 the server needs input (2026 MRTR).`,
+(connection, protocol, timeout…), 4 the server needs input (2026 MRTR), 130 a secret prompt was
+cancelled (Ctrl-C).`,
   tools: `Usage: autos-mcp tools [--json] [--protocol v] [--timeout ms] <target>
 
 Lists every tool (all pages). Tools with malformed definitions are listed as left out, with the reason.
@@ -68,6 +92,9 @@ Example: autos-mcp tools -- node examples/demo-server.mjs`,
 Calls one tool with a JSON object of arguments (default {}). Progress is shown on stderr.
 A URL target comes first or last: autos-mcp call https://host/mcp echo '{"text":"hi"}'
 ${TARGET_HELP}
+Images, audio and embedded blobs are written to files (a fresh private directory under the temp
+directory, left for you) and shown as one line each: image/png 1234 bytes → /tmp/…/ab12….png; with
+--json, the result carries path, mimeType, bytes and sha256 instead of the base64 data.
 Example: autos-mcp call echo '{"text":"hi"}' -- node examples/demo-server.mjs
 Exit code 1 means the tool ran and reported an error (isError); 3 means the call failed.`,
   discover: `Usage: autos-mcp discover [--json] [--protocol v] <target>
@@ -102,6 +129,32 @@ registrations stay.`,
 
 With a URL: whether it is logged in, the issuer, scopes, expiry, whether the login can be refreshed, and
 the store. Without: the same for every login in the store. Never prints a token.`,
+  settings: `Usage: autos-mcp settings set <name> [--env KEY]... [--header NAME]... [--auth-token]
+                                   [--command c] [--arg a]... [--url u] [--cwd dir] [--replace]
+       autos-mcp settings set <name> --json-config < config.json
+       autos-mcp settings get <name> [--reveal] [--json]
+       autos-mcp settings list [--json]
+       autos-mcp settings rm <name>
+
+Named server configs, full or partial (only the secrets, or a whole server), kept in the OS credential
+store. Use them with --settings <name> on tools, call and discover.
+  set             saves; merged into settings of the same name (env and headers one level deep)
+                  unless --replace. Secret VALUES are never taken from the command line: for each
+                  --env KEY, --header NAME and --auth-token, in the order given, one line is read from
+                  stdin, or asked for at a hidden prompt on a terminal (nothing echoed)
+  --json-config   read a whole partial config as JSON from stdin instead (not from a terminal)
+  --command, --arg, --url, --cwd
+                  the non-secret fields, as options (or -- command args…)
+  get             prints the settings with every secret masked (•••• (40 chars)); --reveal shows them
+  list, rm        the names saved; remove one (exit code 0 whether or not it was there)
+  --plaintext-file
+                  keep them in a plaintext file (0600) instead: ~/.config/autos-mcp/oauth/settings.json
+                  on Linux, or $${SETTINGS_DIR_ENV}/settings.json; also
+                  ${SETTINGS_BACKEND_ENV}=plaintext-file (a note on stderr says when it is used)
+  --timeout <ms>  deadline of one OS credential store call (default 10000)
+No OS credential store (e.g. no Secret Service on Linux): an error that names the fix, exit code 2.
+Ctrl-C at a prompt: nothing is saved, exit code 130.
+Example: printf '%s\\n' "$API_KEY" | autos-mcp settings set demo --env API_KEY`,
   demo: `Usage: autos-mcp demo
 
 Starts the bundled demo server (examples/demo-server.mjs, in the source repository) and shows the main
@@ -133,6 +186,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr.write(`${parsed.loginOptions[0]} is an option of login\n\n${HELP[command]}\n`);
     return EXIT.usage;
   }
+  const targets = command === 'tools' || command === 'call' || command === 'discover';
+  const misplaced =
+    command === 'settings'
+      ? undefined
+      : (parsed.settingsOptions[0] ??
+        (parsed.plaintextFile && !targets ? '--plaintext-file' : undefined) ??
+        (parsed.settingsName !== undefined && !targets ? '--settings' : undefined));
+  if (misplaced !== undefined) {
+    const owner = misplaced === '--settings' ? 'tools, call and discover' : 'settings';
+    io.stderr.write(`${misplaced} is an option of ${owner}\n\n${HELP[command]}\n`);
+    return EXIT.usage;
+  }
   const hintUrl =
     command === 'tools' || command === 'call' || command === 'discover' ? loginHintTarget(parsed) : undefined;
   try {
@@ -149,10 +214,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await logoutCommand(parsed, io);
       case 'auth':
         return await authCommand(parsed, io);
+      case 'settings':
+        return await settingsCommand(parsed, io);
       default:
         return await runDemo(io);
     }
   } catch (error) {
+    const cancelled = cancelledExit(error, io);
+    if (cancelled !== undefined) return cancelled;
     if (error instanceof UsageError) {
       io.stderr.write(`${error.message}\n\n${HELP[command]}\n`);
       return EXIT.usage;
@@ -165,16 +234,16 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 }
 
 async function toolsCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
-  const config = targetConfig(parsed);
+  const target = await targetWithSettings(parsed, io);
   if (parsed.positionals.length > 0)
     throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
-  const list = await withServer(config, io, (client) => client.listToolsDetailed());
+  const list = await withServer(target, io, (client) => client.listToolsDetailed());
   io.stdout.write(parsed.json ? `${JSON.stringify(list)}\n` : formatTools(list.tools, list.excluded));
   return EXIT.ok;
 }
 
 async function callCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
-  const config: ServerConfig = targetConfig(parsed);
+  const target = await targetWithSettings(parsed, io);
   const [tool, rawArgs, extra] = parsed.positionals;
   if (!tool) throw new UsageError('call needs a tool name');
   if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
@@ -191,20 +260,55 @@ async function callCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
   const bar = progressBar(io.stderr);
   let result: ToolCallOutcome;
   try {
-    result = await withServer(config, io, (client) =>
+    result = await withServer(target, io, (client) =>
       client.callTool(tool, args, { onProgress: (p) => bar.update(p) }),
     );
   } finally {
     bar.done();
   }
-  io.stdout.write(parsed.json ? `${JSON.stringify(result)}\n` : formatResult(result));
-  if (result.resultType === 'input_required') return EXIT.inputRequired;
+  if (result.resultType === 'input_required') {
+    io.stdout.write(parsed.json ? `${JSON.stringify(result)}\n` : formatResult(result));
+    return EXIT.inputRequired;
+  }
+  const shown = await toFiles(result, io);
+  io.stdout.write(parsed.json ? `${JSON.stringify(shown)}\n` : formatResult(shown));
   return result.isError ? EXIT.toolError : EXIT.ok;
 }
 
+/**
+ * The result with its binary content (images, audio, embedded blobs) written to files by
+ * `autos-mcp/content`, loaded only when there is some. If the files cannot be written, a warning, and
+ * the result as it came (its binary content is then summarised, never printed).
+ */
+async function toFiles(
+  result: Exclude<ToolCallOutcome, { resultType: 'input_required' }>,
+  io: CliIo,
+): Promise<ToolCallOutcome | PreparedResult> {
+  const binary = (result.content ?? []).some((block) => {
+    if (block.type === 'image' || block.type === 'audio') return true;
+    const resource = block['resource'];
+    return (
+      block.type === 'resource' &&
+      typeof resource === 'object' &&
+      resource !== null &&
+      (resource as Record<string, unknown>)['blob'] !== undefined
+    );
+  });
+  if (!binary) return result;
+  try {
+    const { prepare } = await import('../content/index.js');
+    return await prepare(result);
+  } catch (error) {
+    io.stderr.write(`warning: the binary content was not written to files: ${formatError(error)}`);
+    return result;
+  }
+}
+
 async function discoverCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
-  const config = targetConfig(parsed);
-  const facts = await withServer(config, io, async (client) => ({
+  const target = await targetWithSettings(parsed, io);
+  if (parsed.positionals.length > 0)
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
+  const facts = await withServer(target, io, async (client) => ({
     protocolVersion: client.protocolVersion,
     transport: client.transport,
     ...(await client.discover()),
@@ -229,17 +333,21 @@ async function discoverCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
 }
 
 /**
- * Connects (an HTTP target with its stored login, if the store holds one), runs `fn`, and closes — also
- * when `fn` throws — then warns once on stderr about what the server wrote to stdout besides MCP messages
- * (skipped, not fatal).
+ * Connects (an HTTP target with its stored login, if the store holds one; a stdio config's `envFrom`
+ * read from the same settings as `--settings`), runs `fn`, and closes — also when `fn` throws — then
+ * warns once on stderr about what the server wrote to stdout besides MCP messages (skipped, not fatal).
  */
 async function withServer<T>(
-  config: ServerConfig,
+  target: { config: ServerConfig; settings?: Settings },
   io: CliIo,
   fn: (client: Client) => Promise<T>,
 ): Promise<T> {
+  const { config, settings } = target;
   const auth = await storedLogin(config, io);
-  const options: ConnectOptions = auth === undefined ? {} : { auth };
+  const options: ConnectOptions = {
+    ...(auth === undefined ? {} : { auth }),
+    ...(settings === undefined ? {} : { settings }),
+  };
   const client = await connect(config, options);
   try {
     return await fn(client);

@@ -5,8 +5,8 @@
  */
 import type { webcrypto } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
+import type { CredentialStore } from '../store/types.js';
 import { asStored, keys } from './records.js';
-import type { CredentialStore } from './store/types.js';
 
 const ALGORITHM = 'ES256';
 const IMPORT = { name: 'ECDSA', namedCurve: 'P-256' } as const;

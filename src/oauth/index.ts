@@ -3,10 +3,11 @@
  * Neither constructor touches the network; a login happens only when you call `login()`.
  * Read docs/oauth.md.
  */
+
+import type { CredentialStore } from '../store/types.js';
 import { DEFAULT_CLIENT_METADATA_URL, type OAuthConfig } from './config.js';
 import { OAuth, type OAuthOptions } from './oauth.js';
 import { keys } from './records.js';
-import type { CredentialStore } from './store/types.js';
 
 /** A neutral OAuth authorizer: no client identity of its own (give `clientId`, a `clientMetadataUrl`, or `dcr: true`). */
 export function oauth(config: OAuthConfig, storeOrOptions?: string | OAuthOptions): OAuth {
@@ -31,6 +32,8 @@ function options(storeOrOptions: string | OAuthOptions | undefined): OAuthOption
   return typeof storeOrOptions === 'string' ? { storeName: storeOrOptions } : (storeOrOptions ?? {});
 }
 
+export { keyringStore, memoryStore, plaintextFileStore } from '../store/index.js';
+export type { CredentialStore, LockOptions, StoredValue } from '../store/types.js';
 export {
   DEFAULT_CLIENT_METADATA_URL,
   type EnterpriseIdp,
@@ -46,5 +49,3 @@ export {
   type OAuthOptions,
   type OAuthStatus,
 } from './oauth.js';
-export { fileStore, memoryStore } from './store/index.js';
-export type { CredentialStore, LockOptions, StoredValue } from './store/types.js';

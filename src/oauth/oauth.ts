@@ -8,6 +8,8 @@ import * as oauth from 'oauth4webapi';
 import type { Dispatcher } from 'undici';
 import type { AuthChallenge } from '../errors/index.js';
 import { McpError } from '../errors/index.js';
+import { keyringStore, memoryStore } from '../store/index.js';
+import type { CredentialStore } from '../store/types.js';
 import type {
   AuthorizationRequest,
   AuthorizationValue,
@@ -35,8 +37,6 @@ import {
 } from './records.js';
 import { chooseClient } from './registration.js';
 import { chooseScopes, covered, splitScopes } from './scopes.js';
-import { fileStore, memoryStore } from './store/index.js';
-import type { CredentialStore } from './store/types.js';
 import {
   authorizationCode,
   clientCredentials,
@@ -51,7 +51,10 @@ export type LoginPrompt = DevicePrompt | { readonly kind: 'browser'; readonly ur
 
 /** Functions and places, kept out of the plain-data config. */
 export interface OAuthOptions {
-  /** Keep credentials in this named store (shared by every process that names it); default in memory. */
+  /**
+   * Keep credentials in this named store in the OS credential store (shared by every process that names
+   * it); default in memory. A plaintext file only if you pass `{ store: plaintextFileStore(name) }`.
+   */
   readonly storeName?: string;
   /** Or any store of your own. */
   readonly store?: CredentialStore;
@@ -143,7 +146,8 @@ export class OAuth implements Authorizer {
         ? undefined
         : (cimd ?? (this.#config.clientId === undefined ? defaultMetadataUrl : undefined));
     this.#store =
-      options.store ?? (options.storeName !== undefined ? fileStore(options.storeName) : memoryStore());
+      options.store ??
+      (options.storeName !== undefined ? keyringStore(`oauth.${options.storeName}`) : memoryStore());
     this.#http = new OAuthHttp({ fetch: options.fetch, dispatcher: options.dispatcher });
   }
 

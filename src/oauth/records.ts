@@ -4,7 +4,7 @@
  * token (and one refresh); client registrations are keyed by issuer alone (S26 client-registration:
  * a client of one authorization server is never shown to another).
  */
-import type { StoredValue } from './store/types.js';
+import type { StoredValue } from '../store/types.js';
 
 /** A client this process may use at one authorization server. */
 export interface StoredClient {

@@ -6,11 +6,11 @@
  */
 import * as oauth from 'oauth4webapi';
 import { McpError } from '../errors/index.js';
+import type { CredentialStore } from '../store/types.js';
 import { pickAuthMethod } from './client-auth.js';
 import type { CheckedConfig } from './config.js';
 import type { OAuthHttp } from './http.js';
 import { asStored, keys, readClient, type StoredClient } from './records.js';
-import type { CredentialStore } from './store/types.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 

@@ -31,8 +31,8 @@ export function list(): Promise<string[]> {
   return standard().list();
 }
 
-export type { CredentialStore, LockOptions, StoredValue } from '../oauth/store/types.js';
 export { type KeyringStoreOptions, keyringStore } from '../store/keyring.js';
+export type { CredentialStore, LockOptions, StoredValue } from '../store/types.js';
 export {
   openSettings,
   type PartialServerConfig,

@@ -7,8 +7,8 @@
 
 import type { ServerConfig } from '../config/server-config.js';
 import { McpError } from '../errors/index.js';
-import { memoryStore } from '../oauth/store/memory.js';
-import type { CredentialStore, StoredValue } from '../oauth/store/types.js';
+import { memoryStore } from '../store/memory.js';
+import type { CredentialStore, StoredValue } from '../store/types.js';
 import { checkPartialConfig } from './partial-config.js';
 
 /** A stored config: any part of a `ServerConfig`, `command` or `url` not required. */
@@ -59,8 +59,8 @@ async function storeFor(options: SettingsOptions): Promise<CredentialStore> {
   if (typeof backend === 'object') return backend;
   if (backend === 'memory') return memoryStore();
   if (backend === 'plaintext-file') {
-    const { fileStore } = await import('../oauth/store/file.js');
-    return fileStore('settings', options.dir === undefined ? {} : { dir: options.dir });
+    const { plaintextFileStore } = await import('../store/file.js');
+    return plaintextFileStore('settings', options.dir === undefined ? {} : { dir: options.dir });
   }
   if (backend === 'keyring') {
     const { keyringStore } = await import('../store/keyring.js');
@@ -115,8 +115,9 @@ export function openSettings(options: SettingsOptions = {}): Settings {
     async remove(name) {
       checkName(name);
       const s = await opened();
+      // A corrupt value is removed too; a missing one touches nothing (no directory or lock is created).
       const had = (await s.get(`${KEY}${name}`).catch(() => ({}))) !== undefined;
-      await s.delete(`${KEY}${name}`);
+      if (had) await s.delete(`${KEY}${name}`);
       return had;
     },
     async list() {

@@ -9,10 +9,10 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { McpError } from '../errors/index.js';
-import { withFileLock } from '../oauth/store/lock.js';
-import { configDir } from '../oauth/store/paths.js';
-import type { CredentialStore, LockOptions, StoredValue } from '../oauth/store/types.js';
 import { KeyringFailure, type KeyringRequest, KeyringRunner } from './keyring-runner.js';
+import { withFileLock } from './lock.js';
+import { configDir } from './paths.js';
+import type { CredentialStore, LockOptions, StoredValue } from './types.js';
 
 const NAME = /^(?!\.)[A-Za-z0-9._-]{1,64}$/;
 /** Largest value kept in one item (the OS stores have limits of their own; Windows: 2.5 KiB per blob). */
@@ -64,7 +64,7 @@ export function keyringStore(name: string, options: KeyringStoreOptions = {}): C
     );
   const service = `autos-mcp/${name}`;
   const runner = runnerFor(options.timeoutMs);
-  const lockDir = options.lockDir ?? join(configDir(), '..', 'locks');
+  const lockDir = options.lockDir ?? join(configDir(), 'locks');
 
   const call = async (request: KeyringRequest): Promise<unknown> => {
     try {

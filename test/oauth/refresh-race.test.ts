@@ -1,6 +1,6 @@
 /**
  * The refresh race, for real: 12 callers in 3 processes (4 concurrent `callTool` each) find the same
- * expired access token in one shared `fileStore`, behind a real authorization server (oidc-provider) that
+ * expired access token in one shared `plaintextFileStore`, behind a real authorization server (oidc-provider) that
  * rotates refresh tokens and revokes the whole grant when a rotated-out one is presented again. The
  * authorization server must see exactly one refresh, every caller must succeed with the new token, and
  * the store must hold the rotated refresh token.
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { fileStore, oauth } from '../../src/oauth/index.js';
+import { oauth, plaintextFileStore } from '../../src/oauth/index.js';
 import { must } from '../helpers/must.js';
 import {
   type AuthorizationServer,
@@ -108,7 +108,7 @@ after(async () => {
 });
 
 test(`refresh race: ${PROCESSES} processes × ${CALLS} concurrent calls on one file store refresh exactly once`, async (t) => {
-  const store = fileStore('race', { dir });
+  const store = plaintextFileStore('race', { dir });
   const auth = oauth(
     { url: mcp.url.href, clientId: NATIVE_CLIENT.client_id },
     { store, openUrl: () => assert.fail('a device login opens no browser') },

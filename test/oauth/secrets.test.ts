@@ -25,12 +25,12 @@ import { inspect } from 'node:util';
 import { connect, isMcpError } from '../../src/index.js';
 import {
   type CredentialStore,
-  fileStore,
   type LoginPrompt,
   memoryStore,
   type OAuth,
   type OAuthConfig,
   oauth,
+  plaintextFileStore,
 } from '../../src/oauth/index.js';
 import { approveInBrowser, type Browser, launchBrowser } from '../helpers/browser.js';
 import { must } from '../helpers/must.js';
@@ -440,7 +440,7 @@ describe('OAuth secrets never reach an output', () => {
   });
 
   test('NODE_DEBUG=autos-mcp in a worker across a refresh logs no secret', async () => {
-    const shared = fileStore('debug', { dir });
+    const shared = plaintextFileStore('debug', { dir });
     const auth = authorizer(bearer, shared);
     await auth.login();
     await plantStore(shared);

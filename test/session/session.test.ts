@@ -88,7 +88,7 @@ describe('session()', () => {
   });
 
   test('a corrupt override is an error, never ignored', async () => {
-    const store = (await import('../../src/oauth/store/memory.js')).memoryStore();
+    const store = (await import('../../src/store/memory.js')).memoryStore();
     await store.set('config broken', { env: 5 });
     const settings = openSettings({ backend: store });
     const s = session({ command: process.execPath, args: [DEMO] }, 'broken', { settings });

@@ -10,8 +10,8 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileStore, memoryStore } from '../../src/oauth/store/index.js';
 import { openSettings } from '../../src/settings/index.js';
+import { memoryStore, plaintextFileStore } from '../../src/store/index.js';
 import { runInKeyringSession, workerJson } from '../helpers/keyring-session.js';
 import { must } from '../helpers/must.js';
 import {
@@ -138,7 +138,7 @@ test('plaintext-file backend: the settings scenario, in a private 0600 file', as
   const dir = await mkdtemp(path.join(tmpdir(), 'autos-mcp-settings-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const settings = openSettings({ backend: 'plaintext-file', dir });
-  const report = await runSettingsScenario(settings, fileStore('settings', { dir }));
+  const report = await runSettingsScenario(settings, plaintextFileStore('settings', { dir }));
   checkReport(report, false);
 
   const file = path.join(dir, 'settings.json');

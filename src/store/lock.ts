@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
-import { McpError } from '../../errors/index.js';
+import { McpError } from '../errors/index.js';
 import { displayPath } from './paths.js';
 import type { LockOptions } from './types.js';
 

@@ -1,5 +1,5 @@
 /**
- * Where the file credential store lives by default (the user's config directory, per platform) and how a
+ * Where the plaintext file store and lock files live by default (the user's config directory, per platform) and how a
  * path is shown in messages (the home directory as `~`). Pure functions of the environment they are given.
  */
 import { homedir } from 'node:os';
@@ -13,9 +13,9 @@ export interface ConfigDirOptions {
 }
 
 /**
- * The directory of the OAuth credential files: `%APPDATA%\autos-mcp\oauth` on Windows,
- * `~/Library/Application Support/autos-mcp/oauth` on macOS, else `$XDG_CONFIG_HOME/autos-mcp/oauth`
- * (when set to an absolute path) or `~/.config/autos-mcp/oauth`.
+ * autos-mcp's directory in the user's config directory (plaintext stores, lock files):
+ * `%APPDATA%\autos-mcp` on Windows, `~/Library/Application Support/autos-mcp` on macOS, else
+ * `$XDG_CONFIG_HOME/autos-mcp` (when set to an absolute path) or `~/.config/autos-mcp`.
  */
 export function configDir(options: ConfigDirOptions = {}): string {
   const env = options.env ?? process.env;
@@ -24,12 +24,12 @@ export function configDir(options: ConfigDirOptions = {}): string {
   if (platform === 'win32') {
     const appData = env['APPDATA'];
     const base = appData && win32.isAbsolute(appData) ? appData : win32.join(home, 'AppData', 'Roaming');
-    return win32.join(base, 'autos-mcp', 'oauth');
+    return win32.join(base, 'autos-mcp');
   }
-  if (platform === 'darwin') return posix.join(home, 'Library', 'Application Support', 'autos-mcp', 'oauth');
+  if (platform === 'darwin') return posix.join(home, 'Library', 'Application Support', 'autos-mcp');
   const xdg = env['XDG_CONFIG_HOME'];
   const base = xdg && posix.isAbsolute(xdg) ? xdg : posix.join(home, '.config');
-  return posix.join(base, 'autos-mcp', 'oauth');
+  return posix.join(base, 'autos-mcp');
 }
 
 /** `path` for a message: a path inside the home directory starts with `~`. */

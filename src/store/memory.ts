@@ -3,7 +3,7 @@
  * that persist nothing. Values are deep-copied on the way in and out, so no caller can change what is
  * stored; `withLock` is a FIFO mutex per key (a holder cannot die without the process, so nothing is stale).
  */
-import { McpError } from '../../errors/index.js';
+import { McpError } from '../errors/index.js';
 import { KeyedMutex, lockTimes } from './lock.js';
 import type { CredentialStore, LockOptions, StoredValue } from './types.js';
 

@@ -8,7 +8,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { chmod, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { McpError } from '../../errors/index.js';
+import { McpError } from '../errors/index.js';
 import { withFileLock } from './lock.js';
 import { configDir, displayPath } from './paths.js';
 import type { CredentialStore, LockOptions, StoredValue } from './types.js';
@@ -19,8 +19,8 @@ export const MAX_STORE_FILE_BYTES = 4 * 1024 * 1024;
 const NAME = /^(?!\.)[A-Za-z0-9._-]{1,64}$/;
 const POSIX = process.platform !== 'win32';
 
-export interface FileStoreOptions {
-  /** The directory of the store files; default `configDir()` (e.g. `~/.config/autos-mcp/oauth`). */
+export interface PlaintextFileStoreOptions {
+  /** The directory of the store files; default `configDir()` (e.g. `~/.config/autos-mcp`). */
   readonly dir?: string;
 }
 
@@ -29,12 +29,12 @@ export interface FileStoreOptions {
  * `<dir>/<name>.json`. Nothing is touched until the first call; the directory is created (0700) on the
  * first write or lock, and made private if it is not.
  */
-export function fileStore(name: string, options: FileStoreOptions = {}): CredentialStore {
+export function plaintextFileStore(name: string, options: PlaintextFileStoreOptions = {}): CredentialStore {
   if (typeof name !== 'string' || !NAME.test(name)) {
     const got = typeof name === 'string' ? JSON.stringify(name.slice(0, 80)) : typeof name;
     throw new McpError(
       'config',
-      `fileStore: the store name must be 1-64 characters of A-Z, a-z, 0-9, ".", "_", "-" and not start with "." (got ${got})`,
+      `plaintextFileStore: the store name must be 1-64 characters of A-Z, a-z, 0-9, ".", "_", "-" and not start with "." (got ${got})`,
       { delivery: 'not_sent' },
     );
   }

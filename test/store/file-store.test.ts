@@ -1,5 +1,5 @@
 /**
- * The credential stores of autos-mcp/oauth: memory and file stores (round trip, deep copies, private
+ * The credential stores behind autos-mcp/settings and autos-mcp/oauth: memory and plaintext file stores (round trip, deep copies, private
  * permissions, corrupt files, atomic writes, names), the default config directory, and the locks (mutual
  * exclusion in one process and across processes, timeouts, stale locks of dead or old holders).
  */
@@ -13,9 +13,9 @@ import { type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { isErrorKind } from '../../src/errors/index.js';
-import { type CredentialStore, fileStore, memoryStore } from '../../src/oauth/store/index.js';
-import { withFileLock } from '../../src/oauth/store/lock.js';
-import { configDir, displayPath } from '../../src/oauth/store/paths.js';
+import { type CredentialStore, memoryStore, plaintextFileStore } from '../../src/store/index.js';
+import { withFileLock } from '../../src/store/lock.js';
+import { configDir, displayPath } from '../../src/store/paths.js';
 
 const run = promisify(execFile);
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'lock-worker.ts');
@@ -159,11 +159,11 @@ test('memory store: withLock excludes, queues FIFO, releases on throw, times out
 
 test('file store: get, set, delete, keys, persisted across instances', async (t) => {
   const dir = await tempDir(t);
-  const store = fileStore('work', { dir });
+  const store = plaintextFileStore('work', { dir });
   await roundTrip(store);
-  const again = fileStore('work', { dir });
+  const again = plaintextFileStore('work', { dir });
   assert.deepEqual(await again.get('tokens:https://a.example'), { access: 'a1', nested: { list: [1, 2] } });
-  assert.deepEqual(await fileStore('other', { dir }).keys(), []);
+  assert.deepEqual(await plaintextFileStore('other', { dir }).keys(), []);
   assert.deepEqual(
     JSON.parse(await readFile(path.join(dir, 'work.json'), 'utf8'))['client:https://a.example'],
     {
@@ -176,11 +176,11 @@ test('file store: get, set, delete, keys, persisted across instances', async (t)
 test('file store: description shows the path, home as ~; nothing is created before use', async (t) => {
   const home = path.join(homedir(), '.config', 'autos-mcp-test-never-created');
   assert.equal(
-    fileStore('work', { dir: home }).description,
+    plaintextFileStore('work', { dir: home }).description,
     `file ~${path.sep}${path.join('.config', 'autos-mcp-test-never-created', 'work.json')}`,
   );
   const dir = await tempDir(t);
-  const store = fileStore('work', { dir: path.join(dir, 'sub') });
+  const store = plaintextFileStore('work', { dir: path.join(dir, 'sub') });
   assert.equal(store.description, `file ${displayPath(path.join(dir, 'sub', 'work.json'))}`);
   assert.equal(await store.get('k'), undefined);
   assert.deepEqual(await readdir(dir), []);
@@ -188,7 +188,7 @@ test('file store: description shows the path, home as ~; nothing is created befo
 
 test('file store: directory 0700 and file 0600, tightened on write', { skip: !POSIX }, async (t) => {
   const dir = path.join(await tempDir(t), 'a', 'oauth');
-  const store = fileStore('work', { dir });
+  const store = plaintextFileStore('work', { dir });
   await store.set('k', { v: 1 });
   assert.equal(await mode(dir), 0o700);
   assert.equal(await mode(path.join(dir, 'work.json')), 0o600);
@@ -204,7 +204,7 @@ test('file store: a file others can read is refused with the chmod fix', { skip:
   const file = path.join(dir, 'work.json');
   await writeFile(file, JSON.stringify({ k: { token: SECRET } }), { mode: 0o644 });
   await chmod(file, 0o644);
-  const store = fileStore('work', { dir });
+  const store = plaintextFileStore('work', { dir });
   const refused = (error: unknown): boolean => {
     isKind('config', /other users may access it \(mode 644\)/)(error);
     assert.ok(String(error).includes(`chmod 600 ${file}`), String(error));
@@ -221,7 +221,7 @@ test('file store: a file others can read is refused with the chmod fix', { skip:
 test('file store: a corrupt file is a config error naming the path, never its content, and is kept', async (t) => {
   const dir = await tempDir(t);
   const file = path.join(dir, 'work.json');
-  const store = fileStore('work', { dir });
+  const store = plaintextFileStore('work', { dir });
   const cases = [
     `{"k": {"access_token": "${SECRET}", "note": ${SECRET}}}`,
     `{"k": {"v": "${SECRET}"}`,
@@ -254,15 +254,15 @@ test('file store: a file over 4 MiB is not read', async (t) => {
   await writeFile(path.join(dir, 'big.json'), `{"k": {"v": "${'x'.repeat(4 * 1024 * 1024)}"}}`, {
     mode: 0o600,
   });
-  await assert.rejects(fileStore('big', { dir }).get('k'), isKind('config', /larger than/));
-  const store = fileStore('small', { dir });
+  await assert.rejects(plaintextFileStore('big', { dir }).get('k'), isKind('config', /larger than/));
+  const store = plaintextFileStore('small', { dir });
   await assert.rejects(store.set('k', { v: 'y'.repeat(4 * 1024 * 1024) }), isKind('too_large'));
   assert.equal(await store.get('k'), undefined);
 });
 
 test('file store: writes are atomic and leave no temp or lock files', async (t) => {
   const dir = await tempDir(t);
-  const store = fileStore('work', { dir });
+  const store = plaintextFileStore('work', { dir });
   const big = 'v'.repeat(64 * 1024);
   const writes = Promise.all(Array.from({ length: 30 }, (_, i) => store.set(`k${i}`, { i, big })));
   let reads = 0;
@@ -287,30 +287,30 @@ test('file store: names are validated', async (t) => {
   const dir = await tempDir(t);
   for (const name of ['', '.hidden', '..', 'a/b', 'a\\b', 'a b', 'ä', 'x'.repeat(65), 'a\nb', 42]) {
     assert.throws(
-      () => fileStore(name as string, { dir }),
+      () => plaintextFileStore(name as string, { dir }),
       isKind('config', /store name/),
       `name ${String(name)}`,
     );
   }
-  for (const name of ['work', 'a.b-c_1', 'x'.repeat(64), 'A9']) fileStore(name, { dir });
+  for (const name of ['work', 'a.b-c_1', 'x'.repeat(64), 'A9']) plaintextFileStore(name, { dir });
   assert.deepEqual(await readdir(dir), []);
 });
 
 test('configDir: XDG or ~/.config on Linux, Application Support on macOS, APPDATA on Windows', () => {
   const home = '/home/u';
-  assert.equal(configDir({ platform: 'linux', home, env: {} }), '/home/u/.config/autos-mcp/oauth');
+  assert.equal(configDir({ platform: 'linux', home, env: {} }), '/home/u/.config/autos-mcp');
   assert.equal(
     configDir({ platform: 'linux', home, env: { XDG_CONFIG_HOME: '/x/cfg' } }),
-    '/x/cfg/autos-mcp/oauth',
+    '/x/cfg/autos-mcp',
   );
   assert.equal(
     configDir({ platform: 'linux', home, env: { XDG_CONFIG_HOME: 'rel' } }),
-    '/home/u/.config/autos-mcp/oauth',
+    '/home/u/.config/autos-mcp',
   );
-  assert.equal(configDir({ platform: 'freebsd', home, env: {} }), '/home/u/.config/autos-mcp/oauth');
+  assert.equal(configDir({ platform: 'freebsd', home, env: {} }), '/home/u/.config/autos-mcp');
   assert.equal(
     configDir({ platform: 'darwin', home: '/Users/u', env: { XDG_CONFIG_HOME: '/x' } }),
-    '/Users/u/Library/Application Support/autos-mcp/oauth',
+    '/Users/u/Library/Application Support/autos-mcp',
   );
   assert.equal(
     configDir({
@@ -318,11 +318,11 @@ test('configDir: XDG or ~/.config on Linux, Application Support on macOS, APPDAT
       home: 'C:\\Users\\u',
       env: { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' },
     }),
-    'C:\\Users\\u\\AppData\\Roaming\\autos-mcp\\oauth',
+    'C:\\Users\\u\\AppData\\Roaming\\autos-mcp',
   );
   assert.equal(
     configDir({ platform: 'win32', home: 'C:\\Users\\u', env: {} }),
-    'C:\\Users\\u\\AppData\\Roaming\\autos-mcp\\oauth',
+    'C:\\Users\\u\\AppData\\Roaming\\autos-mcp',
   );
   assert.equal(displayPath('/home/u/.config/x.json', '/home/u'), '~/.config/x.json');
   assert.equal(displayPath('/home/user2/x.json', '/home/u'), '/home/user2/x.json');
@@ -331,7 +331,7 @@ test('configDir: XDG or ~/.config on Linux, Application Support on macOS, APPDAT
 
 test('file store: withLock excludes 20 concurrent increments in one process and releases on throw', async (t) => {
   const dir = await tempDir(t);
-  const store = fileStore('work', { dir });
+  const store = plaintextFileStore('work', { dir });
   assert.equal(await concurrentIncrements(store), 20);
   await assert.rejects(
     store.withLock('counter', () => Promise.reject(new Error('boom'))),
@@ -355,7 +355,7 @@ test('file store: 3 processes × 10 locked increments end at exactly 30 (after b
     }),
   );
   await Promise.all(workers);
-  assert.deepEqual(await fileStore('shared', { dir }).get('counter'), { n: 30 });
+  assert.deepEqual(await plaintextFileStore('shared', { dir }).get('counter'), { n: 30 });
   assert.deepEqual(await readdir(dir), ['shared.json']);
 });
 
@@ -373,14 +373,14 @@ test('file store: two processes writing different keys at once lose nothing', as
       ),
     ),
   );
-  const keys = await fileStore('shared', { dir }).keys();
+  const keys = await plaintextFileStore('shared', { dir }).keys();
   assert.equal(keys.length, 50, `lost writes: have ${keys.length} keys`);
-  assert.equal((await fileStore('shared', { dir }).keys('a-')).length, 25);
+  assert.equal((await plaintextFileStore('shared', { dir }).keys('a-')).length, 25);
 });
 
 test('lock: a live holder makes a waiter time out, naming the lock file, and its lock is kept', async (t) => {
   const dir = await tempDir(t);
-  const store = fileStore('work', { dir });
+  const store = plaintextFileStore('work', { dir });
   const lock = keyLockPath(dir, 'work', 'k');
   const foreign = holder(process.pid, Date.now());
   await writeFile(lock, foreign, { mode: 0o600 });
@@ -401,7 +401,7 @@ test('lock: a live holder makes a waiter time out, naming the lock file, and its
 
 test('lock: a lock of a dead process is broken', async (t) => {
   const dir = await tempDir(t);
-  const store = fileStore('work', { dir });
+  const store = plaintextFileStore('work', { dir });
   await mkdir(dir, { recursive: true });
   await writeFile(keyLockPath(dir, 'work', 'k'), holder(await deadPid(), Date.now()), { mode: 0o600 });
   assert.equal(await store.withLock('k', async () => 'got it', { timeoutMs: 2000 }), 'got it');
@@ -410,7 +410,7 @@ test('lock: a lock of a dead process is broken', async (t) => {
 
 test('lock: a lock older than staleMs is broken, a younger one is not', async (t) => {
   const dir = await tempDir(t);
-  const store = fileStore('work', { dir });
+  const store = plaintextFileStore('work', { dir });
   const lock = keyLockPath(dir, 'work', 'k');
   await writeFile(lock, holder(process.pid, Date.now() - 60_000), { mode: 0o600 });
   await assert.rejects(
