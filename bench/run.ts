@@ -1,6 +1,7 @@
 // Benchmark entry (`npm run bench` = build, then this). Runs the groups, prints the markdown tables, and writes
 // docs/benchmarks.md, docs/benchmarks.svg and the generated block of docs/performance.md.
 // Flags: --quick (small counts, CI smoke), --only <group>[,<group>] , --no-docs (print only).
+// `--only worker --quick --no-docs` measures just the autos-mcp/worker row.
 import { cpus, platform, release, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { AUTOS_DIST, autos, autosAvailable } from './clients/autos.js';
@@ -14,13 +15,14 @@ import { runInstall } from './groups/install.js';
 import { runLarge } from './groups/large.js';
 import { runLatency } from './groups/latency.js';
 import { runRss } from './groups/rss.js';
+import { runWorker } from './groups/worker.js';
 import type { BenchReport, Section } from './model.js';
 import { writeDocs } from './report/docs.js';
 import { renderSvg } from './report/svg.js';
 import { renderMarkdown } from './report/table.js';
 import { assessTargets, renderTargets } from './report/targets.js';
 
-const GROUPS = ['latency', 'first-result', 'large', 'import', 'install', 'rss'] as const;
+const GROUPS = ['latency', 'first-result', 'large', 'import', 'install', 'rss', 'worker'] as const;
 type Group = (typeof GROUPS)[number];
 
 const { values } = parseArgs({
@@ -86,6 +88,20 @@ if (selected('rss')) {
       log,
     }),
   );
+}
+
+if (selected('worker')) {
+  if (autosAvailable()) {
+    sections.push(
+      await runWorker(AUTOS_DIST.href, {
+        rounds: quick ? 3 : 10,
+        calls: quick ? 200 : 1000,
+        warmup: quick ? 50 : 200,
+        revision: '2025-11-25',
+        log,
+      }),
+    );
+  } else skipped.push('worker: dist/index.js is missing (run `npm run build`)');
 }
 
 const cpu = cpus();

@@ -9,6 +9,8 @@ await build({
     oauth: 'src/oauth/index.ts',
     settings: 'src/settings/index.ts',
     content: 'src/content/index.ts',
+    worker: 'src/worker/index.ts',
+    'worker-thread': 'src/worker/thread.ts',
     bin: 'src/cli/bin.ts',
   },
   outdir: 'dist',

@@ -1,5 +1,6 @@
 // The performance targets, checked against a report. Each target names the rows it reads, so a
 // missing measurement shows as "not measured" rather than as met.
+import { WORKER_ROW } from '../groups/worker.js';
 import type { BenchReport, Row } from '../model.js';
 import { formatRatio, formatValue } from './format.js';
 
@@ -72,6 +73,7 @@ export function assessTargets(report: BenchReport): TargetVerdict[] {
     valueTarget('import ≤ 30 ms over node start', 'cold import (over bare node start)', report, 30, 'ms'),
     valueTarget('runtime install ≤ 3 MB', 'runtime install size', report, 3, 'MB'),
     valueTarget('runtime install ≤ 5 packages', 'runtime packages', report, 5, 'packages'),
+    valueTarget('worker per-call p50 ≤ +50 µs over a direct client', WORKER_ROW, report, 50, 'µs'),
     growth === undefined
       ? { target: 'RSS after 10k calls within 10% of after 1k', measured: 'not measured', met: undefined }
       : {

@@ -11,6 +11,8 @@ export interface ParsedArgs {
   serverCommand: string[] | undefined;
   json: boolean;
   help: boolean;
+  /** `--version` / `-V`. */
+  version: boolean;
   protocol: string | undefined;
   timeoutMs: number | undefined;
   headers: Record<string, string>;
@@ -116,6 +118,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     serverCommand: undefined,
     json: false,
     help: false,
+    version: false,
     protocol: undefined,
     timeoutMs: undefined,
     headers: {},
@@ -150,6 +153,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
     if (arg === '--json') parsed.json = true;
     else if (arg === '--help' || arg === '-h') parsed.help = true;
+    else if (arg === '--version' || arg === '-V') parsed.version = true;
     else if (FLAG_OPTIONS.has(arg)) applyFlag(parsed, arg);
     else if (SETTINGS_FLAGS.has(arg)) applySettingsFlag(parsed, arg, envAndHeaders);
     else if (arg === '--client-secret' || arg.startsWith('--client-secret='))
@@ -174,7 +178,27 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (parsed.command === 'settings') parsed.secretItems.push(secretItem(option, value));
     else if (option !== '--auth-token') applyOption(parsed, option, value);
   }
+  // `autos-mcp <url> tools`: the target came before the command; take it as the first positional.
+  const first = parsed.positionals[0];
+  if (
+    parsed.command !== undefined &&
+    URL_LIKE.test(parsed.command) &&
+    first !== undefined &&
+    TARGET_COMMANDS.has(first)
+  ) {
+    parsed.positionals[0] = parsed.command;
+    parsed.command = first;
+  }
   return parsed;
+}
+
+/** The commands that take a target (a URL, `-- command…` or `--settings <name>`). */
+export const TARGET_COMMANDS: ReadonlySet<string> = new Set(['tools', 'call', 'discover']);
+
+/** Whether `--json` was given before any `--` (for usage errors found before parsing finished). */
+export function jsonRequested(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
 }
 
 function applySettingsFlag(
@@ -283,6 +307,68 @@ function applyOption(parsed: ParsedArgs, name: string, value: string): void {
 
 const URL_LIKE = /^https?:\/\//i;
 
+/** A word as shown in a message: bounded. */
+function shown(word: string): string {
+  return word.length > 200 ? `${word.slice(0, 199)}…` : word;
+}
+
+/** Programs that start servers, and script files: a word like these without `--` was meant as a command. */
+const COMMAND_LIKE =
+  /^(node|npx|npm|pnpm|yarn|bunx?|deno|uvx?|python3?|pipx|docker|podman|java|go|cargo|ruby|php|dotnet|autos-mcp)$|\.(m?js|cjs|ts|py|sh|rb|jar|exe)$|^\.{0,2}\//;
+
+/**
+ * A URL target that is neither first nor last, two URLs, or a server command given without `--`: a usage
+ * error naming the word that looked like a target. Without any of these, nothing (the usual checks follow).
+ */
+function placementProblem(parsed: ParsedArgs): void {
+  const words = parsed.positionals;
+  const urls = words.map((word, i) => (URL_LIKE.test(word) ? i : -1)).filter((i) => i >= 0);
+  const last = words.length - 1;
+  if (urls.length > 1)
+    throw new UsageError(
+      `two targets: ${urls.map((i) => JSON.stringify(shown(words[i] as string))).join(' and ')} both look like target URLs; give one`,
+    );
+  const at = urls[0];
+  if (at !== undefined) {
+    if (at !== 0 && at !== last)
+      throw new UsageError(
+        `${JSON.stringify(shown(words[at] as string))} looks like the target: put it first or last (autos-mcp ${parsed.command ?? '<command>'} <url> …, or … <url>)`,
+      );
+    return;
+  }
+  // A tool name comes first in `call`: a tool called `go` is not a command.
+  const from = parsed.command === 'call' ? 1 : 0;
+  const command = words.findIndex((word, i) => i >= from && COMMAND_LIKE.test(word));
+  if (command !== -1) {
+    const rest = words
+      .slice(command)
+      .map((w) => shown(w))
+      .join(' ');
+    throw new UsageError(
+      `${JSON.stringify(shown(words[command] as string))} looks like a server command: to start a server, put its command after -- (… -- ${rest})`,
+    );
+  }
+  if (parsed.command === 'call' && words.length > 0)
+    throw new UsageError('no target: give a URL (first or last), or -- <command> [args…] at the end');
+}
+
+/**
+ * The options given that do not apply to the resolved target: `--header` with a command (stdio), `--env`
+ * and `--cwd` with a URL (HTTP). A usage error naming the first one.
+ */
+export function checkTargetOptions(parsed: ParsedArgs, config: ServerConfig): void {
+  if ('url' in config && typeof config.url === 'string') {
+    const option =
+      Object.keys(parsed.env).length > 0 ? '--env' : parsed.cwd !== undefined ? '--cwd' : undefined;
+    if (option !== undefined)
+      throw new UsageError(
+        `${option} applies to a server started as a command (after --), not to a URL target`,
+      );
+  } else if (Object.keys(parsed.headers).length > 0) {
+    throw new UsageError('--header applies to an HTTP target (a URL), not to a server started as a command');
+  }
+}
+
 /**
  * Where the target URL is among the positionals: the first, or else the last when only that one is a URL
  * (`call <url> <tool> [args]` and `call <tool> [args] <url>` both work). 0 when neither is, so the
@@ -312,6 +398,11 @@ export function targetConfig(parsed: ParsedArgs): ServerConfig {
   if (parsed.serverCommand) {
     const [command, ...args] = parsed.serverCommand;
     if (!command) throw new UsageError('nothing after --: give the server command, e.g. -- node server.js');
+    const url = parsed.positionals.find((word) => URL_LIKE.test(word));
+    if (url !== undefined)
+      throw new UsageError(
+        `two targets: ${JSON.stringify(shown(url))} looks like a target URL, and a command follows --; give one of them`,
+      );
     return {
       command,
       args,
@@ -321,11 +412,12 @@ export function targetConfig(parsed: ParsedArgs): ServerConfig {
       ...(parsed.cwd ? { cwd: parsed.cwd } : {}),
     };
   }
+  placementProblem(parsed);
   const [url] = parsed.positionals.splice(targetUrlIndex(parsed.positionals), 1);
   if (!url) throw new UsageError('no target: give a URL, or -- <command> [args…]');
   if (!URL_LIKE.test(url)) {
     throw new UsageError(
-      `target ${JSON.stringify(url)} is not a URL; to start a server, put its command after --`,
+      `target ${JSON.stringify(shown(url))} is not a URL; to start a server, put its command after --`,
     );
   }
   const authToken = process.env['AUTOS_MCP_TOKEN'];

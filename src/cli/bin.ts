@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `autos-mcp` executable: runs the CLI and exits with its code. */
 import { main } from './main.js';
+import { safeText } from './terminal-text.js';
 
 main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr }).then(
   (code) => {
@@ -8,7 +9,7 @@ main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr }).
   },
   (error: unknown) => {
     process.stderr.write(
-      `autos-mcp: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`,
+      `autos-mcp: unexpected failure: ${safeText(error instanceof Error ? error.message : String(error))}\n`,
     );
     process.exitCode = 3;
   },

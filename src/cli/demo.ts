@@ -2,34 +2,25 @@
  * `autos-mcp demo`: the main job, shown end to end against the bundled demo server — connect, list the
  * tools, call one, watch progress, receive an image, get a tool error back as a result, close.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { McpError, withClient } from '../client/index.js';
-import { formatResult, formatTools } from './format.js';
+import { withClient } from '../client/index.js';
+import { formatResult } from './format.js';
 import type { CliIo } from './main.js';
 import { progressBar } from './progress.js';
+import { formatToolList } from './tool-help.js';
 
 export async function runDemo(io: CliIo): Promise<number> {
-  // The source tree (src/cli), the bundle (dist) and its chunks sit at different depths below the root.
-  const server = ['../examples/', '../../examples/', '../../../examples/']
-    .map((dir) => fileURLToPath(new URL(`${dir}demo-server.mjs`, import.meta.url)))
-    .find((candidate) => existsSync(candidate));
-  if (server === undefined) {
-    throw new McpError(
-      'config',
-      'the demo server ships with the source repository (examples/demo-server.mjs); run the demo from a clone',
-    );
-  }
+  // The demo server ships in the package (autos-mcp demo-server): its own module, run as a child process.
+  const { demoServerCommand } = await import('./demo-server.js');
   const say = (text: string) => io.stdout.write(`${text}\n`);
-  const config = { command: process.execPath, args: [server] };
-  say(`$ autos-mcp demo   # server: node examples/demo-server.mjs (official SDK v2), over stdio\n`);
+  const config = demoServerCommand();
+  say(`$ autos-mcp demo   # server: autos-mcp demo-server (bundled, no dependencies), over stdio\n`);
   const report = await withClient(config, async (client) => {
     say(
       `Connected: ${client.serverInfo?.name ?? 'server'} ${client.serverInfo?.version ?? ''}, protocol ${client.protocolVersion}`,
     );
     say(`Server instructions (data, not orders): ${client.instructions ?? '(none)'}\n`);
     say('1. The tools:');
-    io.stdout.write(formatTools(await client.listTools(), []));
+    io.stdout.write(formatToolList(await client.listTools(), []));
     say('\n2. callTool("echo", { text: "hello from autos-mcp" }):');
     io.stdout.write(formatResult(await client.callTool('echo', { text: 'hello from autos-mcp' })));
     say('\n3. callTool("slow", { steps: 5, delayMs: 150 }) with onProgress:');

@@ -1,15 +1,19 @@
 /**
- * Human-readable output of tools and results. Server text is data: control characters (terminal escape
- * sequences included) are neutralised before printing, so a server cannot rewrite the user's screen.
+ * Human-readable output of tools, results, errors and discovery facts. Server text is data: every string
+ * a server controls goes through the one sanitizer (`terminal-text.ts`) before it is printed, so a server
+ * cannot rewrite the user's screen.
  */
 
-import type { Tool, ToolCallOutcome } from '../client/index.js';
+import type { DiscoverResult, Tool, ToolCallOutcome } from '../client/index.js';
 import { isMcpError } from '../client/index.js';
 import type { PreparedResult } from '../content/index.js';
+import { safeText, terminalText } from './terminal-text.js';
 
-/** Removes terminal control sequences and control characters other than newline and tab. */
-export function safeText(text: string): string {
-  return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '');
+export { safeText } from './terminal-text.js';
+
+/** A name, a MIME type, a URI: one line, a few hundred characters at most. */
+function field(text: string, max = 500): string {
+  return terminalText(text, { oneLine: true, max });
 }
 
 export function formatTools(
@@ -19,8 +23,8 @@ export function formatTools(
   const lines: string[] = [];
   for (const tool of tools) {
     const params = Object.keys((tool.inputSchema['properties'] as Record<string, unknown> | undefined) ?? {});
-    lines.push(`${safeText(tool.name)}(${params.map(safeText).join(', ')})`);
-    const description = tool.description ? safeText(tool.description).trim() : '';
+    lines.push(`${field(tool.name)}(${params.map((p) => field(p)).join(', ')})`);
+    const description = tool.description ? terminalText(tool.description, { max: 4000 }).trim() : '';
     if (description)
       lines.push(
         ...description
@@ -29,7 +33,7 @@ export function formatTools(
           .map((l) => `    ${l}`),
       );
   }
-  for (const item of excluded) lines.push(`(left out) ${safeText(item.name)}: ${item.reason}`);
+  for (const item of excluded) lines.push(`(left out) ${field(item.name)}: ${safeText(item.reason)}`);
   if (lines.length === 0) lines.push('(no tools)');
   return `${lines.join('\n')}\n`;
 }
@@ -38,8 +42,8 @@ export function formatTools(
 function fileLine(block: Readonly<Record<string, unknown>>, path: string): string {
   const bytes = typeof block['bytes'] === 'number' ? block['bytes'] : 0;
   const uri = block['type'] === 'resource' && typeof block['uri'] === 'string' ? block['uri'] : undefined;
-  const line = `${safeText(String(block['mimeType'] ?? 'application/octet-stream'))} ${bytes} bytes → ${safeText(path)}`;
-  return uri === undefined ? line : `${line} (resource ${safeText(uri)})`;
+  const line = `${field(String(block['mimeType'] ?? 'application/octet-stream'))} ${bytes} bytes → ${field(path, 4096)}`;
+  return uri === undefined ? line : `${line} (resource ${field(uri, 4096)})`;
 }
 
 /**
@@ -49,7 +53,7 @@ function fileLine(block: Readonly<Record<string, unknown>>, path: string): strin
 export function formatResult(result: ToolCallOutcome | PreparedResult): string {
   if (result.resultType === 'input_required') {
     const keys = Object.keys(result.inputRequests ?? {});
-    return `The server needs input before it can finish (${keys.length} request${keys.length === 1 ? '' : 's'}: ${keys.map(safeText).join(', ')}).\nRun it from code with an onElicitation handler, or use --json to see the requests.\n`;
+    return `The server needs input before it can finish (${keys.length} request${keys.length === 1 ? '' : 's'}: ${keys.map((k) => field(k)).join(', ')}).\nRun it from code with an onElicitation handler, or use --json to see the requests.\n`;
   }
   const out: string[] = [];
   if (result.isError) out.push('Tool reported an error:');
@@ -66,25 +70,26 @@ export function formatResult(result: ToolCallOutcome | PreparedResult): string {
       case 'audio': {
         const bytes = typeof block['data'] === 'string' ? Math.floor((block['data'].length * 3) / 4) : 0;
         out.push(
-          `[${block.type} ${safeText(String(block['mimeType'] ?? 'unknown'))}, about ${bytes} bytes; use --json for the data]`,
+          `[${block.type} ${field(String(block['mimeType'] ?? 'unknown'))}, about ${bytes} bytes; use --json for the data]`,
         );
         break;
       }
       case 'resource_link':
-        out.push(`[link ${safeText(String(block['uri'] ?? ''))}]`);
+        out.push(`[link ${field(String(block['uri'] ?? ''), 4096)}]`);
         break;
       case 'resource': {
         const resource = block['resource'] as { uri?: unknown; text?: unknown } | undefined;
-        out.push(`[resource ${safeText(String(resource?.uri ?? ''))}]`);
+        out.push(`[resource ${field(String(resource?.uri ?? ''), 4096)}]`);
         if (typeof resource?.text === 'string') out.push(safeText(resource.text));
         break;
       }
       default:
-        out.push(`[${safeText(String(block.type))} content]`);
+        out.push(`[${field(String(block.type))} content]`);
     }
   }
   if (out.length === 0 || (out.length === 1 && result.isError)) {
-    if (result.structuredContent !== undefined) out.push(JSON.stringify(result.structuredContent, null, 2));
+    if (result.structuredContent !== undefined)
+      out.push(safeText(JSON.stringify(result.structuredContent, null, 2)));
   }
   return `${out.join('\n')}\n`;
 }
@@ -102,5 +107,30 @@ export function formatError(error: unknown): string {
       : '';
     return `error [${error.kind}]: ${safeText(error.message)}${delivery}${tail}\n`;
   }
-  return `error: ${error instanceof Error ? safeText(error.message) : String(error)}\n`;
+  return `error: ${safeText(error instanceof Error ? error.message : String(error))}\n`;
+}
+
+/** The facts `discover` prints: version, server info, supported versions, capabilities, instructions. */
+export function formatDiscover(
+  facts: DiscoverResult & { protocolVersion: string; transport: string },
+): string {
+  const info = facts.serverInfo;
+  const lines = [
+    `protocol version: ${field(facts.protocolVersion)} (${field(facts.transport)}; facts from ${field(facts.source)})`,
+    `server: ${info ? `${field(String(info.name))} ${field(String(info.version))}` : '(not reported)'}`,
+    `supported versions: ${facts.supportedVersions.map((v) => field(String(v))).join(', ') || '(not reported)'}`,
+    `capabilities: ${
+      Object.keys(facts.capabilities)
+        .map((k) => field(k))
+        .join(', ') || '(none)'
+    }`,
+  ];
+  if (facts.instructions)
+    lines.push(
+      'instructions (data from the server):',
+      ...terminalText(String(facts.instructions), { max: 100_000 })
+        .split('\n')
+        .map((l) => `    ${l}`),
+    );
+  return `${lines.join('\n')}\n`;
 }

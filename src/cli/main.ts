@@ -5,10 +5,25 @@
  */
 
 import type { ConnectOptions, ServerConfig } from '../client/index.js';
-import { type Client, connect, isMcpError, type ToolCallOutcome } from '../client/index.js';
+import {
+  type Client,
+  connect,
+  isMcpError,
+  McpError,
+  type Tool,
+  type ToolCallOutcome,
+} from '../client/index.js';
 import type { PreparedResult } from '../content/index.js';
 import type { Settings } from '../settings/settings.js';
-import { type ParsedArgs, parseArgs, UsageError } from './args.js';
+import { PACKAGE_VERSION } from '../version.js';
+import {
+  checkTargetOptions,
+  jsonRequested,
+  type ParsedArgs,
+  parseArgs,
+  TARGET_COMMANDS,
+  UsageError,
+} from './args.js';
 import {
   authCommand,
   loginCommand,
@@ -19,7 +34,7 @@ import {
   storedLogin,
 } from './auth.js';
 import { runDemo } from './demo.js';
-import { formatError, formatResult, formatTools } from './format.js';
+import { formatDiscover, formatError, formatResult } from './format.js';
 import { type ProgressSink, progressBar } from './progress.js';
 import {
   CANCELLED_EXIT,
@@ -30,6 +45,13 @@ import {
   settingsCommand,
   targetWithSettings,
 } from './settings.js';
+import {
+  closestNames,
+  formatToolHelp,
+  formatToolList,
+  terminalSafe,
+  unknownToolMessage,
+} from './tool-help.js';
 
 /** Exit codes: stable, documented in docs/cli.md. */
 export const EXIT = {
@@ -61,6 +83,8 @@ Usage:
                                                    call one tool
   autos-mcp discover [options] <target>            what the server says about itself
   autos-mcp demo                                   run the main job against the bundled demo server
+  autos-mcp demo-server                            the bundled demo MCP server, on stdio (a target:
+                                                   autos-mcp tools -- autos-mcp demo-server)
   autos-mcp login [options] <url>                  log in to an OAuth-protected server
   autos-mcp logout <url>                           forget the login of a server
   autos-mcp auth status [<url>]                    what is logged in (never a token)
@@ -77,25 +101,29 @@ Options:
   --env NAME=value     extra environment variable for a stdio server (repeatable)
   --cwd <dir>          working directory of a stdio server
   --settings <name>    use the saved settings <name> (see autos-mcp settings --help)
-  -h, --help           help (also after a command)
+  -h, --help           help (also after a command; call <tool> --help <target>: that tool's parameters)
+  -V, --version        the version of autos-mcp
 
 Exit codes: 0 ok, 1 the tool returned isError, 2 usage or config error, 3 failure
 (connection, protocol, timeout…), 4 the server needs input (2026 MRTR), 130 a secret prompt was
 cancelled (Ctrl-C).`,
   tools: `Usage: autos-mcp tools [--json] [--protocol v] [--timeout ms] <target>
 
-Lists every tool (all pages). Tools with malformed definitions are listed as left out, with the reason.
+Lists every tool (all pages) with its parameters: type, required or optional, default, description.
+Tools with malformed definitions are listed as left out, with the reason.
 ${TARGET_HELP}
-Example: autos-mcp tools -- node examples/demo-server.mjs`,
+Example: autos-mcp tools -- autos-mcp demo-server`,
   call: `Usage: autos-mcp call [--json] [--protocol v] [--timeout ms] <tool> [json-args] <target>
+       autos-mcp call <tool> --help <target>       that tool's parameters (nothing is called)
 
-Calls one tool with a JSON object of arguments (default {}). Progress is shown on stderr.
+Calls one tool with a JSON object of arguments (default {}). Progress is shown on stderr. The tool name
+is checked against the server's list first: an unknown name is exit code 2, with the closest names.
 A URL target comes first or last: autos-mcp call https://host/mcp echo '{"text":"hi"}'
 ${TARGET_HELP}
 Images, audio and embedded blobs are written to files (a fresh private directory under the temp
 directory, left for you) and shown as one line each: image/png 1234 bytes → /tmp/…/ab12….png; with
 --json, the result carries path, mimeType, bytes and sha256 instead of the base64 data.
-Example: autos-mcp call echo '{"text":"hi"}' -- node examples/demo-server.mjs
+Example: autos-mcp call echo '{"text":"hi"}' -- autos-mcp demo-server
 Exit code 1 means the tool ran and reported an error (isError); 3 means the call failed.`,
   discover: `Usage: autos-mcp discover [--json] [--protocol v] <target>
 
@@ -157,36 +185,79 @@ Ctrl-C at a prompt: nothing is saved, exit code 130.
 Example: printf '%s\\n' "$API_KEY" | autos-mcp settings set demo --env API_KEY`,
   demo: `Usage: autos-mcp demo
 
-Starts the bundled demo server (examples/demo-server.mjs, in the source repository) and shows the main
-job: list tools, call one, watch progress, get an image, and see a tool error returned as a result.`,
+Starts the bundled demo server (autos-mcp demo-server) and shows the main job: list tools, call one,
+watch progress, get an image, and see a tool error returned as a result.`,
+  'demo-server': `Usage: autos-mcp demo-server
+
+The demo MCP server shipped with autos-mcp, on stdio (one JSON-RPC message per line; revisions
+2025-11-25 and 2026-07-28). Tools: echo, slow (progress), image (a PNG), fail (an isError result).
+Start it as a target: autos-mcp call echo '{"text":"hi"}' -- autos-mcp demo-server
+(or, without installing: npx -y autos-mcp call echo '{"text":"hi"}' -- npx -y autos-mcp demo-server).`,
 };
+
+/**
+ * A usage error: the message and the help on stderr, and with --json also the document
+ * `{"error": {"kind": "usage", "message": …}}` on stdout. Exit code 2.
+ */
+function usageError(
+  io: CliIo,
+  json: boolean,
+  message: string,
+  help: string | undefined,
+  extra: Record<string, unknown> = {},
+): number {
+  if (json) io.stdout.write(`${JSON.stringify({ error: { kind: 'usage', message, ...extra } })}\n`);
+  io.stderr.write(help === undefined ? `${message}\n` : `${message}\n\n${help}\n`);
+  return EXIT.usage;
+}
+
+/** An unknown tool name, found in the server's list before anything was called. */
+class UnknownToolError extends UsageError {
+  readonly tool: string;
+  readonly suggestions: string[];
+  constructor(tool: string, suggestions: string[], count: number) {
+    super(unknownToolMessage(tool, suggestions, count));
+    this.tool = tool;
+    this.suggestions = suggestions;
+  }
+}
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   let parsed: ParsedArgs;
   try {
     parsed = parseArgs(argv);
   } catch (error) {
-    io.stderr.write(`${(error as Error).message}\n\n${HELP['main']}\n`);
-    return EXIT.usage;
+    return usageError(io, jsonRequested(argv), (error as Error).message, HELP['main']);
+  }
+  const json = parsed.json;
+  if (parsed.version) {
+    io.stdout.write(json ? `${JSON.stringify({ version: PACKAGE_VERSION })}\n` : `${PACKAGE_VERSION}\n`);
+    return EXIT.ok;
   }
   const command = parsed.command;
   if (command === undefined || command === 'help') {
+    if (command === undefined && !parsed.help) {
+      if (json) return usageError(io, json, 'no command given', HELP['main']);
+      io.stdout.write(`${HELP['main']}\n`);
+      return EXIT.usage;
+    }
     io.stdout.write(`${HELP[parsed.positionals[0] ?? 'main'] ?? HELP['main']}\n`);
-    return command === undefined && !parsed.help ? EXIT.usage : EXIT.ok;
+    return EXIT.ok;
   }
-  if (!(command in HELP) || command === 'main') {
-    io.stderr.write(`unknown command ${JSON.stringify(command)}\n\n${HELP['main']}\n`);
-    return EXIT.usage;
-  }
-  if (parsed.help) {
+  if (!(command in HELP) || command === 'main')
+    return usageError(
+      io,
+      json,
+      `unknown command ${JSON.stringify(terminalSafe(command.slice(0, 200)))}`,
+      HELP['main'],
+    );
+  const targets = TARGET_COMMANDS.has(command);
+  if (parsed.help && !(command === 'call' && parsed.positionals.length > 0 && hasTarget(parsed))) {
     io.stdout.write(`${HELP[command]}\n`);
     return EXIT.ok;
   }
-  if (command !== 'login' && parsed.loginOptions.length > 0) {
-    io.stderr.write(`${parsed.loginOptions[0]} is an option of login\n\n${HELP[command]}\n`);
-    return EXIT.usage;
-  }
-  const targets = command === 'tools' || command === 'call' || command === 'discover';
+  if (command !== 'login' && parsed.loginOptions.length > 0)
+    return usageError(io, json, `${parsed.loginOptions[0]} is an option of login`, HELP[command]);
   const misplaced =
     command === 'settings'
       ? undefined
@@ -195,17 +266,19 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         (parsed.settingsName !== undefined && !targets ? '--settings' : undefined));
   if (misplaced !== undefined) {
     const owner = misplaced === '--settings' ? 'tools, call and discover' : 'settings';
-    io.stderr.write(`${misplaced} is an option of ${owner}\n\n${HELP[command]}\n`);
-    return EXIT.usage;
+    return usageError(io, json, `${misplaced} is an option of ${owner}`, HELP[command]);
   }
-  const hintUrl =
-    command === 'tools' || command === 'call' || command === 'discover' ? loginHintTarget(parsed) : undefined;
+  if (command === 'demo' || command === 'demo-server') {
+    const extra = demoExtra(parsed);
+    if (extra !== undefined) return usageError(io, json, `${command} takes no ${extra}`, HELP[command]);
+  }
+  const hintUrl = targets ? loginHintTarget(parsed) : undefined;
   try {
     switch (command) {
       case 'tools':
         return await toolsCommand(parsed, io);
       case 'call':
-        return await callCommand(parsed, io);
+        return parsed.help ? await toolHelpCommand(parsed, io) : await callCommand(parsed, io);
       case 'discover':
         return await discoverCommand(parsed, io);
       case 'login':
@@ -216,34 +289,126 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await authCommand(parsed, io);
       case 'settings':
         return await settingsCommand(parsed, io);
+      case 'demo-server': {
+        const { serveDemo } = await import('./demo-server.js');
+        const stdin = io.stdin ?? process.stdin;
+        // Started by hand on a terminal: say what it is (stderr; stdout is the protocol channel).
+        if (stdin.isTTY)
+          io.stderr.write(
+            'autos-mcp demo server on stdio: it reads MCP messages (JSON-RPC, one per line) on stdin. Use it as a\ntarget: autos-mcp tools -- autos-mcp demo-server (Ctrl-D ends it)\n',
+          );
+        await serveDemo({ stdin, stdout: io.stdout });
+        return EXIT.ok;
+      }
       default:
         return await runDemo(io);
     }
   } catch (error) {
     const cancelled = cancelledExit(error, io);
     if (cancelled !== undefined) return cancelled;
-    if (error instanceof UsageError) {
-      io.stderr.write(`${error.message}\n\n${HELP[command]}\n`);
-      return EXIT.usage;
-    }
-    if (parsed.json)
+    if (error instanceof UnknownToolError)
+      return usageError(io, json, error.message, undefined, {
+        tool: error.tool,
+        suggestions: error.suggestions,
+      });
+    if (error instanceof UsageError) return usageError(io, json, error.message, HELP[command]);
+    if (json)
       io.stdout.write(`${JSON.stringify({ error: isMcpError(error) ? error.toJSON() : String(error) })}\n`);
     io.stderr.write(formatError(error) + loginHint(error, hintUrl));
     return isMcpError(error) && error.kind === 'config' ? EXIT.usage : EXIT.failure;
   }
 }
 
-async function toolsCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
+/** Whether a target was given: a `--` command, a URL among the positionals, or `--settings`. */
+function hasTarget(parsed: ParsedArgs): boolean {
+  return (
+    parsed.serverCommand !== undefined ||
+    parsed.settingsName !== undefined ||
+    parsed.positionals.some((word) => /^https?:\/\//i.test(word))
+  );
+}
+
+/** What `demo` / `demo-server` were given that they do not take (they take nothing), or undefined. */
+function demoExtra(parsed: ParsedArgs): string | undefined {
+  if (parsed.positionals.length > 0) return `argument (got ${JSON.stringify(parsed.positionals[0])})`;
+  if (parsed.serverCommand !== undefined) return 'target (nothing after --)';
+  const options: Array<[boolean, string]> = [
+    [parsed.json && parsed.command === 'demo-server', '--json'],
+    [parsed.protocol !== undefined, '--protocol'],
+    [parsed.timeoutMs !== undefined, '--timeout'],
+    [Object.keys(parsed.headers).length > 0, '--header'],
+    [Object.keys(parsed.env).length > 0, '--env'],
+    [parsed.cwd !== undefined, '--cwd'],
+  ];
+  const given = options.find(([on]) => on);
+  return given === undefined ? undefined : `option ${given[1]}`;
+}
+
+/** The target of `tools`, `call` and `discover`, with the options that do not apply to it refused. */
+async function resolveTarget(
+  parsed: ParsedArgs,
+  io: CliIo,
+): Promise<{ config: ServerConfig; settings?: Settings }> {
   const target = await targetWithSettings(parsed, io);
+  checkTargetOptions(parsed, target.config);
+  return target;
+}
+
+/**
+ * The tool `name` from the server's list, or an `UnknownToolError` with the closest names. A tool the
+ * client left out (malformed) is returned as undefined: `callTool` then refuses it with the reason. A
+ * server that cannot list its tools (a JSON-RPC error) is not checked.
+ */
+async function checkToolName(client: Client, name: string): Promise<Tool | undefined> {
+  let list: Awaited<ReturnType<Client['listToolsDetailed']>>;
+  try {
+    list = await client.listToolsDetailed();
+  } catch (error) {
+    if (isMcpError(error) && error.kind === 'rpc') return undefined;
+    throw error;
+  }
+  const tool = list.tools.find((t) => t.name === name);
+  if (tool !== undefined || list.excluded.some((t) => t.name === name)) return tool;
+  const names = list.tools.map((t) => t.name);
+  throw new UnknownToolError(name, closestNames(name, names), names.length);
+}
+
+async function toolsCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
+  const target = await resolveTarget(parsed, io);
   if (parsed.positionals.length > 0)
     throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
-  const list = await withServer(target, io, (client) => client.listToolsDetailed());
-  io.stdout.write(parsed.json ? `${JSON.stringify(list)}\n` : formatTools(list.tools, list.excluded));
-  return EXIT.ok;
+  return withServer(target, io, async (client) => {
+    const list = await client.listToolsDetailed();
+    io.stdout.write(parsed.json ? `${JSON.stringify(list)}\n` : formatToolList(list.tools, list.excluded));
+    return EXIT.ok;
+  });
+}
+
+/** `call <tool> --help <target>`: connects, lists, prints that tool's parameters; calls nothing. */
+async function toolHelpCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
+  const target = await resolveTarget(parsed, io);
+  const [name] = parsed.positionals;
+  if (name === undefined) throw new UsageError('call --help needs a tool name');
+  return withServer(target, io, async (client) => {
+    const tool = await checkToolName(client, name);
+    if (tool === undefined) {
+      const excluded = (await client.listToolsDetailed({ cache: true })).excluded.find(
+        (t) => t.name === name,
+      );
+      throw new McpError(
+        'invalid_tool',
+        excluded === undefined
+          ? `tool ${name} could not be looked up: the server did not list its tools`
+          : `tool ${name} is left out: ${excluded.reason}`,
+      );
+    }
+    io.stdout.write(parsed.json ? `${JSON.stringify(tool)}\n` : formatToolHelp(tool));
+    return EXIT.ok;
+  });
 }
 
 async function callCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
-  const target = await targetWithSettings(parsed, io);
+  const target = await resolveTarget(parsed, io);
   const [tool, rawArgs, extra] = parsed.positionals;
   if (!tool) throw new UsageError('call needs a tool name');
   if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
@@ -257,22 +422,24 @@ async function callCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
     if (typeof args !== 'object' || args === null || Array.isArray(args))
       throw new UsageError('json-args must be a JSON object');
   }
-  const bar = progressBar(io.stderr);
-  let result: ToolCallOutcome;
-  try {
-    result = await withServer(target, io, (client) =>
-      client.callTool(tool, args, { onProgress: (p) => bar.update(p) }),
-    );
-  } finally {
-    bar.done();
-  }
-  if (result.resultType === 'input_required') {
-    io.stdout.write(parsed.json ? `${JSON.stringify(result)}\n` : formatResult(result));
-    return EXIT.inputRequired;
-  }
-  const shown = await toFiles(result, io);
-  io.stdout.write(parsed.json ? `${JSON.stringify(shown)}\n` : formatResult(shown));
-  return result.isError ? EXIT.toolError : EXIT.ok;
+  // The result is printed the moment it arrives; the server is closed after (a slow exit delays nothing).
+  return withServer(target, io, async (client) => {
+    await checkToolName(client, tool);
+    const bar = progressBar(io.stderr);
+    let result: ToolCallOutcome;
+    try {
+      result = await client.callTool(tool, args, { onProgress: (p) => bar.update(p) });
+    } finally {
+      bar.done();
+    }
+    if (result.resultType === 'input_required') {
+      io.stdout.write(parsed.json ? `${JSON.stringify(result)}\n` : formatResult(result));
+      return EXIT.inputRequired;
+    }
+    const shown = await toFiles(result, io);
+    io.stdout.write(parsed.json ? `${JSON.stringify(shown)}\n` : formatResult(shown));
+    return result.isError ? EXIT.toolError : EXIT.ok;
+  });
 }
 
 /**
@@ -305,31 +472,18 @@ async function toFiles(
 }
 
 async function discoverCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
-  const target = await targetWithSettings(parsed, io);
+  const target = await resolveTarget(parsed, io);
   if (parsed.positionals.length > 0)
     throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
-  const facts = await withServer(target, io, async (client) => ({
-    protocolVersion: client.protocolVersion,
-    transport: client.transport,
-    ...(await client.discover()),
-  }));
-  if (parsed.json) {
-    io.stdout.write(`${JSON.stringify(facts)}\n`);
+  return withServer(target, io, async (client) => {
+    const facts = {
+      protocolVersion: client.protocolVersion,
+      transport: client.transport,
+      ...(await client.discover()),
+    };
+    io.stdout.write(parsed.json ? `${JSON.stringify(facts)}\n` : formatDiscover(facts));
     return EXIT.ok;
-  }
-  const lines = [
-    `protocol version: ${facts.protocolVersion} (${facts.transport}; facts from ${facts.source})`,
-    `server: ${facts.serverInfo ? `${facts.serverInfo.name} ${facts.serverInfo.version}` : '(not reported)'}`,
-    `supported versions: ${facts.supportedVersions.join(', ') || '(not reported)'}`,
-    `capabilities: ${Object.keys(facts.capabilities).join(', ') || '(none)'}`,
-  ];
-  if (facts.instructions)
-    lines.push(
-      'instructions (data from the server):',
-      ...facts.instructions.split('\n').map((l) => `    ${l}`),
-    );
-  io.stdout.write(`${lines.map((l) => l.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '')).join('\n')}\n`);
-  return EXIT.ok;
+  });
 }
 
 /**

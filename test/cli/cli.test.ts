@@ -35,7 +35,7 @@ describe('autos-mcp CLI', () => {
     assert.match(run.stdout, /through the noise/);
     const warnings = run.stderr.split('\n').filter((line) => line.startsWith('warning:'));
     assert.equal(warnings.length, 1, `want one warning line, got:\n${run.stderr}`);
-    assert.match(warnings[0] ?? '', /wrote 4 lines that are not MCP messages to stdout \(skipped\)/);
+    assert.match(warnings[0] ?? '', /wrote 6 lines that are not MCP messages to stdout \(skipped\)/);
     assert.doesNotMatch(run.stderr, /supersecretvalue123/);
   });
 
@@ -69,11 +69,18 @@ describe('autos-mcp CLI', () => {
   });
 
   test('a failing call exits 3 with the error kind; --json prints the error as JSON', () => {
-    const missing = cli(['call', 'no_such_tool', ...DEMO]);
-    assert.equal(missing.code, 3);
-    assert.match(missing.stderr, /error \[rpc\]/);
-    const json = cli(['call', '--json', 'no_such_tool', ...DEMO]);
-    assert.equal((JSON.parse(json.stdout) as { error: { kind: string } }).error.kind, 'rpc');
+    const crash = ['--', process.execPath, 'test/fixtures/crash-mid-call.mjs'];
+    const failed = cli(['call', 'echo', '{"text":"x"}', ...crash]);
+    assert.equal(failed.code, 3);
+    assert.match(failed.stderr, /error \[(transport|closed)\]/);
+    const json = cli(['call', '--json', 'echo', '{"text":"x"}', ...crash]);
+    assert.match((JSON.parse(json.stdout) as { error: { kind: string } }).error.kind, /^(transport|closed)$/);
+  });
+
+  test('an unknown tool is a usage error (exit 2) found before anything is sent', () => {
+    const missing = cli(['call', '--json', 'no_such_tool', ...DEMO]);
+    assert.equal(missing.code, 2);
+    assert.equal((JSON.parse(missing.stdout) as { error: { kind: string } }).error.kind, 'usage');
   });
 
   test('progress goes to stderr, never stdout', () => {

@@ -6,7 +6,7 @@ import { McpError } from '../../src/errors/index.js';
 
 test('safeText strips terminal escape sequences and control characters, keeps newlines and tabs', () => {
   assert.equal(safeText('ok\x1b[2J\x1b[31mred\x1b[0m\x07\tx\ny'), 'okred\tx\ny');
-  assert.equal(safeText('\x1b]0;title\x07rest'), ']0;titlerest');
+  assert.equal(safeText('\x1b]0;title\x07rest'), 'rest');
 });
 
 test('a hostile tool description cannot clear the screen', () => {

@@ -1,0 +1,238 @@
+/**
+ * What `tools` and `call <tool> --help` print about a tool's parameters (type, required or not, default,
+ * description, from its `inputSchema`), and the closest tool names to suggest for an unknown one. Every
+ * string here comes from the server and is printed through the CLI's terminal-safe text filter.
+ */
+import type { Tool } from '../client/index.js';
+// The CLI's one terminal-safe text filter; the commands' own messages use it through `terminalSafe` below.
+import { terminalText } from './terminal-text.js';
+
+function safeText(text: string): string {
+  return terminalText(text);
+}
+
+/** Names and descriptions are cut to these lengths, and at most this many parameters are listed. */
+const MAX_NAME = 120;
+const MAX_LINE_DESCRIPTION = 160;
+const MAX_DEFAULT = 80;
+const MAX_PARAMS = 200;
+
+interface ParamInfo {
+  name: string;
+  type: string;
+  required: boolean;
+  default?: string;
+  description?: string;
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** One line of server text, made safe: control characters gone, whitespace runs folded, bounded. */
+function oneLine(text: string, max: number): string {
+  return cut(
+    safeText(text.slice(0, max * 4))
+      .replace(/\s+/g, ' ')
+      .trim(),
+    max,
+  );
+}
+
+/** A JSON Schema's type as a short word: `string`, `integer`, `array of string`, `"a" | "b"`, `string | null`… */
+function schemaType(schema: unknown, depth = 0): string {
+  const s = record(schema);
+  if (s === undefined || depth > 3) return 'any';
+  if (Array.isArray(s['enum']) && s['enum'].length > 0) {
+    const values = s['enum'].slice(0, 8).map((v) => oneLine(JSON.stringify(v) ?? 'null', 40));
+    return `${values.join(' | ')}${s['enum'].length > 8 ? ' | …' : ''}`;
+  }
+  if (s['const'] !== undefined) return oneLine(JSON.stringify(s['const']) ?? 'null', 40);
+  const type = s['type'];
+  if (typeof type === 'string') {
+    if (type === 'array' && s['items'] !== undefined) return `array of ${schemaType(s['items'], depth + 1)}`;
+    return oneLine(type, 40);
+  }
+  if (Array.isArray(type) && type.length > 0)
+    return type
+      .slice(0, 6)
+      .map((t) => oneLine(String(t), 40))
+      .join(' | ');
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const options = s[key];
+    if (Array.isArray(options) && options.length > 0)
+      return [...new Set(options.slice(0, 6).map((o) => schemaType(o, depth + 1)))].join(' | ');
+  }
+  if (record(s['properties']) !== undefined) return 'object';
+  return 'any';
+}
+
+/** The parameters of a tool as its `inputSchema` declares them (properties in their order), bounded. */
+function toolParams(tool: Tool): { params: ParamInfo[]; more: number } {
+  const schema = record(tool.inputSchema) ?? {};
+  const properties = record(schema['properties']) ?? {};
+  const required = new Set(
+    Array.isArray(schema['required']) ? schema['required'].filter((r) => typeof r === 'string') : [],
+  );
+  const names = Object.keys(properties);
+  const params = names.slice(0, MAX_PARAMS).map((name): ParamInfo => {
+    const prop = record(properties[name]) ?? {};
+    const info: ParamInfo = {
+      name: oneLine(name, MAX_NAME),
+      type: schemaType(prop),
+      required: required.has(name),
+    };
+    if (prop['default'] !== undefined)
+      info.default = oneLine(JSON.stringify(prop['default']) ?? 'null', MAX_DEFAULT);
+    if (typeof prop['description'] === 'string' && prop['description'].trim() !== '')
+      info.description = safeText(prop['description']).trim();
+    return info;
+  });
+  return { params, more: Math.max(0, names.length - MAX_PARAMS) };
+}
+
+/** `name: type, required` / `name: type, optional, default 5` and, with `full`, the whole description. */
+function paramLines(tool: Tool, indent: string, full: boolean): string[] {
+  const { params, more } = toolParams(tool);
+  const lines: string[] = [];
+  for (const p of params) {
+    const facts = [p.type, p.required ? 'required' : 'optional'];
+    if (p.default !== undefined) facts.push(`default ${p.default}`);
+    const head = `${indent}${p.name}: ${facts.join(', ')}`;
+    if (p.description === undefined) lines.push(head);
+    else if (!full) lines.push(`${head} — ${oneLine(p.description, MAX_LINE_DESCRIPTION)}`);
+    else
+      lines.push(
+        head,
+        ...p.description
+          .split('\n')
+          .slice(0, 20)
+          .map((l) => `${indent}    ${cut(l.trimEnd(), 400)}`),
+      );
+  }
+  if (more > 0) lines.push(`${indent}… and ${more} more parameters (see --json)`);
+  return lines;
+}
+
+/** `tools`: each tool as `name(a, b)`, its description (3 lines), and one line per parameter. */
+export function formatToolList(
+  tools: readonly Tool[],
+  excluded: ReadonlyArray<{ name: string; reason: string }>,
+): string {
+  const lines: string[] = [];
+  for (const tool of tools) {
+    const { params, more } = toolParams(tool);
+    const names = params.map((p) => p.name).join(', ') + (more > 0 ? ', …' : '');
+    lines.push(`${oneLine(tool.name, MAX_NAME)}(${names})`);
+    const description = tool.description ? safeText(tool.description).trim() : '';
+    if (description)
+      lines.push(
+        ...description
+          .split('\n')
+          .slice(0, 3)
+          .map((l) => `    ${cut(l.trimEnd(), 400)}`),
+      );
+    lines.push(...paramLines(tool, '    - ', false));
+  }
+  for (const item of excluded)
+    lines.push(`(left out) ${oneLine(item.name, MAX_NAME)}: ${safeText(item.reason)}`);
+  if (lines.length === 0) lines.push('(no tools)');
+  return `${lines.join('\n')}\n`;
+}
+
+/** `call <tool> --help`: one tool, its whole description and every parameter with its description. */
+export function formatToolHelp(tool: Tool): string {
+  const name = oneLine(tool.name, MAX_NAME);
+  const lines = [`Tool ${name}`];
+  const description = tool.description ? safeText(tool.description).trim() : '';
+  if (description)
+    lines.push(
+      ...description
+        .split('\n')
+        .slice(0, 40)
+        .map((l) => `    ${cut(l.trimEnd(), 400)}`),
+    );
+  const params = paramLines(tool, '  ', true);
+  lines.push('', params.length > 0 ? 'Parameters:' : 'Parameters: none', ...params);
+  const { params: list } = toolParams(tool);
+  const example = Object.fromEntries(
+    list.filter((p) => p.required).map((p) => [p.name, exampleValue(p.type)]),
+  );
+  lines.push('', `Call it: autos-mcp call ${shellWord(name)} ${shellWord(JSON.stringify(example))} <target>`);
+  return `${lines.join('\n')}\n`;
+}
+
+function exampleValue(type: string): unknown {
+  if (type === 'string') return '…';
+  if (type === 'integer' || type === 'number') return 0;
+  if (type === 'boolean') return false;
+  if (type.startsWith('array')) return [];
+  if (type === 'object') return {};
+  return null;
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/** Longest input compared (longer names are compared by their start), and most tool names looked at. */
+const MAX_COMPARED = 64;
+const MAX_CANDIDATES = 10_000;
+
+/** Levenshtein distance of two strings cut to `MAX_COMPARED` characters (bounded work: 64 × 64). */
+function editDistance(a: string, b: string): number {
+  const x = a.slice(0, MAX_COMPARED);
+  const y = b.slice(0, MAX_COMPARED);
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= y.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (x[i - 1] === y[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[y.length] ?? 0;
+}
+
+/**
+ * Up to `limit` tool names close to `wanted`: by edit distance (case-insensitive, within about a third
+ * of the name's length), or containing it (or contained in it), closest first.
+ */
+export function closestNames(wanted: string, names: readonly string[], limit = 3): string[] {
+  const w = wanted.toLowerCase().slice(0, MAX_COMPARED);
+  const threshold = Math.max(2, Math.floor(w.length / 3));
+  const scored: Array<{ name: string; score: number }> = [];
+  for (const name of names.slice(0, MAX_CANDIDATES)) {
+    const n = name.toLowerCase().slice(0, MAX_COMPARED);
+    const distance = editDistance(w, n);
+    const contains = w.length >= 3 && (n.includes(w) || w.includes(n));
+    if (distance <= threshold || contains)
+      scored.push({ name, score: contains ? Math.min(distance, threshold) : distance });
+  }
+  scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
+  return scored.slice(0, limit).map((s) => s.name);
+}
+
+/** The message of an unknown tool: `unknown tool "ech" on this server; did you mean: echo?`. */
+export function unknownToolMessage(wanted: string, suggestions: readonly string[], count: number): string {
+  const shown = JSON.stringify(oneLine(wanted, MAX_NAME));
+  const hint =
+    suggestions.length > 0
+      ? `; did you mean: ${suggestions.map((s) => oneLine(s, MAX_NAME)).join(', ')}?`
+      : count === 0
+        ? '; the server lists no tools'
+        : '; autos-mcp tools <target> lists them';
+  return `unknown tool ${shown}: the server has no tool of that name (nothing was called)${hint}`;
+}
+
+/** Server text safe for a terminal, for other CLI output that shows it (one place imports the filter). */
+export function terminalSafe(text: string): string {
+  return safeText(text);
+}
