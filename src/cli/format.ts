@@ -7,9 +7,9 @@
 import type { DiscoverResult, Tool, ToolCallOutcome } from '../client/index.js';
 import { isMcpError } from '../client/index.js';
 import type { PreparedResult } from '../content/index.js';
-import { safeText, terminalText } from './terminal-text.js';
+import { safeText, terminalText } from '../internal/terminal-text.js';
 
-export { safeText } from './terminal-text.js';
+export { safeText } from '../internal/terminal-text.js';
 
 /** A name, a MIME type, a URI: one line, a few hundred characters at most. */
 function field(text: string, max = 500): string {

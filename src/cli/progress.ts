@@ -5,7 +5,7 @@
  * `done()` writes one plain final line (`progress 5/5 message`), no escape sequence, when there was progress.
  */
 import type { Progress } from '../client/index.js';
-import { fitColumns, terminalText } from './terminal-text.js';
+import { fitColumns, terminalText } from '../internal/terminal-text.js';
 
 export interface ProgressSink {
   write(text: string): unknown;

@@ -5,7 +5,7 @@
  */
 import type { Tool } from '../client/index.js';
 // The CLI's one terminal-safe text filter; the commands' own messages use it through `terminalSafe` below.
-import { terminalText } from './terminal-text.js';
+import { terminalText } from '../internal/terminal-text.js';
 
 function safeText(text: string): string {
   return terminalText(text);

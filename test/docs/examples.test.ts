@@ -1,36 +1,102 @@
 /**
- * Docs are code: every ```ts block in README.md and docs/*.md (except ```ts no-run) is type-checked and run
- * from the repository root against the built package, imported by its name `autos-mcp` (the exports map).
+ * Docs are code, run as a user runs them: from a packed and installed copy of the package, outside the
+ * repository. The package is built in a private copy of the sources (so a concurrent `npm run build` in the
+ * repository cannot change what is packed), `npm pack`ed, and installed with `npm install --omit=dev` into a
+ * fresh consumer project (`{"type":"module"}`) in a temporary directory. Neither tsx nor typescript is in that
+ * project: the repository's tsc type-checks the examples there (strict, against the consumer's node_modules)
+ * and emits them as JavaScript, and each one runs with plain `node`, cwd = the consumer project.
+ *
+ * Fenced blocks in README.md and docs/*.md:
+ * - ```ts          type-checked and run; it must exit 0. A server it needs is the one shipped in the package
+ *                  (`{ command: 'npx', args: ['autos-mcp', 'demo-server'] }`), never a file of the repository.
+ * - ```ts no-run   type-checked only: it needs a remote server, a login or code of your own.
+ * - ```sh          run with `bash -e -o pipefail` in the consumer project, its node_modules/.bin first on PATH;
+ *                  every command must exit 0 (`autos-mcp …` against `autos-mcp demo-server`).
+ * - ```sh no-run   not run: it needs a remote server, a login, saved settings or secrets, the repository
+ *                  (`npm run demo`), or it is a synopsis with placeholders.
+ * - ```text        output, transcripts and shapes: neither checked nor run.
+ * Other shell or JavaScript fences (```bash, ```js, …) and other flags are refused, so nothing escapes the
+ * convention.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const OUT = path.join(ROOT, '.tmp/doc-examples');
+const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+const RUN_TIMEOUT_MS = 60_000;
+const SETUP_TIMEOUT_MS = 240_000;
 
-interface Example {
+type Lang = 'ts' | 'sh';
+
+interface Block {
   file: string;
+  /** The first line of the block's code, 1-based (the line after the fence). */
   line: number;
+  lang: Lang;
   code: string;
-  /** ```ts no-run: type-checked but not run (it needs a remote server). */
   run: boolean;
+  /** `README_md_12`: the file name of the example in the consumer project. */
+  id: string;
 }
 
-function examplesIn(file: string): Example[] {
+/** Fences whose language is a shell or JavaScript but not one of the two above. */
+const REFUSED = new Set([
+  'bash',
+  'shell',
+  'zsh',
+  'console',
+  'shell-session',
+  'js',
+  'javascript',
+  'mjs',
+  'typescript',
+]);
+
+function blocksIn(file: string): Block[] {
   const lines = readFileSync(path.join(ROOT, file), 'utf8').split('\n');
-  const found: Example[] = [];
+  const found: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const fence = lines[i]?.trim();
-    if (fence !== '```ts' && fence !== '```ts no-run') continue;
+    const fence = /^( *)```(\S+)(?:\s+(.*))?$/.exec(lines[i] ?? '');
+    if (fence === null) continue;
+    const [, indent = '', lang = '', flags = ''] = fence;
+    const at = `${file}:${i + 1}`;
     const start = i + 1;
-    const end = lines.indexOf('```', start);
-    assert.ok(end > start, `${file}:${start}: unterminated code block`);
-    found.push({ file, line: start, code: lines.slice(start, end).join('\n'), run: fence === '```ts' });
+    const end = lines.findIndex((l, n) => n >= start && l.trim() === '```');
+    assert.ok(end >= start, `${at}: unterminated code block`);
     i = end;
+    assert.ok(!REFUSED.has(lang), `${at}: use \`\`\`ts or \`\`\`sh (with no-run if needed), not ${lang}`);
+    if (lang !== 'ts' && lang !== 'sh') continue;
+    assert.ok(
+      flags.trim() === '' || flags.trim() === 'no-run',
+      `${at}: unknown flag "${flags}" (only no-run)`,
+    );
+    found.push({
+      file,
+      line: start + 1,
+      lang,
+      // A fence indented in a list: its lines carry the same indentation.
+      code: lines
+        .slice(start, end)
+        .map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l))
+        .join('\n'),
+      run: flags.trim() === '',
+      id: `${file.replace(/[/.]/g, '_')}_${start + 1}`,
+    });
   }
   return found;
 }
@@ -39,61 +105,140 @@ const files = [
   'README.md',
   ...readdirSync(path.join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))
+    .sort()
     .map((f) => `docs/${f}`),
 ];
-const examples = files.flatMap(examplesIn);
+const blocks = files.flatMap(blocksIn);
+const examples = blocks.filter((b) => b.lang === 'ts');
+const commands = blocks.filter((b) => b.lang === 'sh' && b.run);
 
-function ensureBuilt(): void {
-  if (!existsSync(path.join(ROOT, 'dist/index.js')))
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+const STAGE = mkdtempSync(path.join(tmpdir(), 'autos-mcp-docs-'));
+const BUILD = path.join(STAGE, 'build');
+const CONSUMER = path.join(STAGE, 'consumer');
+after(() => rmSync(STAGE, { recursive: true, force: true }));
+
+function output(run: SpawnSyncReturns<string>): string {
+  return `exit ${run.status ?? run.signal}${run.error ? ` (${run.error.message})` : ''}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
 }
 
-function exampleFile(example: Example): string {
-  return path.join(OUT, `${example.file.replace(/[/.]/g, '_')}_${example.line}.ts`);
+let installed = false;
+/** Builds and packs the package, and installs the tarball into the consumer project (once per file). */
+function install(): void {
+  if (installed) return;
+  // A private copy of what the build reads, with the repository's node_modules (dev tools) linked in.
+  mkdirSync(BUILD, { recursive: true });
+  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE']) {
+    if (existsSync(path.join(ROOT, entry))) cpSync(path.join(ROOT, entry), path.join(BUILD, entry));
+  }
+  for (const dir of ['src', 'docs']) cpSync(path.join(ROOT, dir), path.join(BUILD, dir), { recursive: true });
+  cpSync(path.join(ROOT, 'scripts/bundle.mjs'), path.join(BUILD, 'scripts/bundle.mjs'));
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(BUILD, 'node_modules'), 'dir');
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: BUILD, stdio: ['ignore', 'ignore', 'pipe'] });
+
+  mkdirSync(CONSUMER, { recursive: true });
+  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', CONSUMER], {
+    cwd: BUILD,
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .pop();
+  assert.ok(tarball, 'npm pack printed no file name');
+  writeFileSync(
+    path.join(CONSUMER, 'package.json'),
+    JSON.stringify({ name: 'docs-consumer', private: true, type: 'module' }),
+  );
+  execFileSync(
+    'npm',
+    ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`],
+    { cwd: CONSUMER, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  assert.ok(existsSync(path.join(CONSUMER, 'node_modules/.bin/autos-mcp')), 'the bin is installed');
+  installed = true;
 }
 
-test('the docs hold runnable examples', () => {
-  assert.ok(examples.length >= 6, `want at least 6 examples, found ${examples.length}`);
-  rmSync(OUT, { recursive: true, force: true });
-  mkdirSync(OUT, { recursive: true });
-  for (const example of examples) writeFileSync(exampleFile(example), `${example.code}\nexport {};\n`);
+let compiled: SpawnSyncReturns<string> | undefined;
+/** Type-checks every ```ts block in the consumer project and emits it as out/<id>.js (once per file). */
+function compile(): SpawnSyncReturns<string> {
+  if (compiled) return compiled;
+  install();
+  const src = path.join(CONSUMER, 'examples');
+  mkdirSync(src, { recursive: true });
+  for (const example of examples)
+    writeFileSync(path.join(src, `${example.id}.ts`), `${example.code}\nexport {};\n`);
+  const tsconfig = {
+    compilerOptions: {
+      target: 'ES2022',
+      lib: ['ES2023'],
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      // @types/node is not in the consumer project; it comes from the repository, as a user's own would.
+      typeRoots: [path.join(ROOT, 'node_modules/@types')],
+      types: ['node'],
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+      noImplicitOverride: true,
+      noFallthroughCasesInSwitch: true,
+      noImplicitReturns: true,
+      erasableSyntaxOnly: true,
+      verbatimModuleSyntax: true,
+      isolatedModules: true,
+      skipLibCheck: true,
+      // Snippets show code as a user writes it (`process.env.TOKEN`, a client made and not used further):
+      // the repository's own hygiene flags (unused locals, no property access on index signatures) are off.
+      rootDir: 'examples',
+      outDir: 'out',
+    },
+    include: ['examples/*.ts'],
+  };
+  writeFileSync(path.join(CONSUMER, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+  // The JavaScript is emitted even when a type error is found, so each run test reports on its own.
+  compiled = spawnSync(process.execPath, [TSC, '-p', CONSUMER], { cwd: CONSUMER, encoding: 'utf8' });
+  return compiled;
+}
+
+test('the docs hold examples and commands to run', () => {
+  const runnable = examples.filter((e) => e.run).length;
+  assert.ok(runnable >= 10, `want at least 10 runnable ts examples, found ${runnable}`);
+  assert.ok(commands.length >= 3, `want at least 3 runnable sh blocks, found ${commands.length}`);
+  // The installed copy has no repository files: an example that names one could not run there.
+  const repositoryFile = /(?:examples|test|scripts|src)\/[\w./-]+\.(?:mjs|js|ts)\b/;
+  const naming = blocks.filter((b) => b.run && repositoryFile.test(b.code)).map((b) => `${b.file}:${b.line}`);
+  assert.deepEqual(naming, [], 'these blocks name a file of the repository');
 });
 
-test('every example type-checks against the published types', () => {
-  ensureBuilt();
-  const tsconfig = {
-    extends: '../../tsconfig.json',
-    // Snippets show code as a user writes it (`process.env.TOKEN`, a client made and not used further):
-    // the repository's own hygiene flags are for its sources, not for the reader's code.
-    compilerOptions: {
-      noEmit: true,
-      rootDir: '../..',
-      noUnusedLocals: false,
-      noUnusedParameters: false,
-      noPropertyAccessFromIndexSignature: false,
-    },
-    include: ['./*.ts'],
-  };
-  writeFileSync(path.join(OUT, 'tsconfig.json'), JSON.stringify(tsconfig));
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', OUT], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+test('every ts example type-checks against the installed package', { timeout: SETUP_TIMEOUT_MS }, () => {
+  const run = compile();
   assert.equal(run.status, 0, `tsc found errors in doc examples:\n${run.stdout}${run.stderr}`);
 });
 
 for (const example of examples.filter((e) => e.run)) {
-  test(`example ${example.file}:${example.line} runs`, () => {
-    ensureBuilt();
-    const run = spawnSync(process.execPath, ['--import', 'tsx', exampleFile(example)], {
-      cwd: ROOT,
+  test(`example ${example.file}:${example.line} runs`, { timeout: SETUP_TIMEOUT_MS }, () => {
+    compile();
+    const file = path.join(CONSUMER, 'out', `${example.id}.js`);
+    assert.ok(existsSync(file), `tsc emitted no ${file}`);
+    const run = spawnSync(process.execPath, [file], {
+      cwd: CONSUMER,
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: RUN_TIMEOUT_MS,
     });
-    assert.equal(
-      run.status,
-      0,
-      `want exit 0, got ${run.status}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`,
-    );
+    assert.equal(run.status, 0, `${example.file}:${example.line}: ${output(run)}`);
+  });
+}
+
+for (const command of commands) {
+  test(`commands ${command.file}:${command.line} run`, { timeout: SETUP_TIMEOUT_MS }, () => {
+    install();
+    const run = spawnSync('bash', ['-e', '-o', 'pipefail', '-x', '-c', command.code], {
+      cwd: CONSUMER,
+      encoding: 'utf8',
+      timeout: RUN_TIMEOUT_MS,
+      env: {
+        ...process.env,
+        PATH: `${path.join(CONSUMER, 'node_modules/.bin')}${path.delimiter}${process.env['PATH'] ?? ''}`,
+      },
+    });
+    assert.equal(run.status, 0, `${command.file}:${command.line} (bash -x trace on stderr): ${output(run)}`);
   });
 }
