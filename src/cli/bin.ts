@@ -1,7 +1,7 @@
 #!/usr/bin/env node
+import { safeText } from '../internal/terminal-text.js';
 /** The `autos-mcp` executable: runs the CLI and exits with its code. */
 import { main } from './main.js';
-import { safeText } from '../internal/terminal-text.js';
 
 main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr }).then(
   (code) => {
