@@ -9,6 +9,7 @@ import { raw } from './clients/raw.js';
 import { sdkV1 } from './clients/sdk-v1.js';
 import { sdkV2 } from './clients/sdk-v2.js';
 import type { BenchClient } from './clients/types.js';
+import { runColdStart } from './groups/cold-start.js';
 import { runFirstResult } from './groups/first-result.js';
 import { runImportTime } from './groups/import-time.js';
 import { runInstall } from './groups/install.js';
@@ -22,7 +23,16 @@ import { renderSvg } from './report/svg.js';
 import { renderMarkdown } from './report/table.js';
 import { assessTargets, renderTargets } from './report/targets.js';
 
-const GROUPS = ['latency', 'first-result', 'large', 'import', 'install', 'rss', 'worker'] as const;
+const GROUPS = [
+  'latency',
+  'first-result',
+  'cold-start',
+  'large',
+  'import',
+  'install',
+  'rss',
+  'worker',
+] as const;
 type Group = (typeof GROUPS)[number];
 
 const { values } = parseArgs({
@@ -62,6 +72,9 @@ if (selected('latency')) {
   );
 }
 if (selected('first-result')) sections.push(await runFirstResult(clients, { rounds: quick ? 2 : 12, log }));
+if (selected('cold-start')) {
+  sections.push(await runColdStart({ rounds: quick ? 3 : 20, withAutos: autosAvailable(), log }));
+}
 if (selected('large')) {
   const sizes = quick
     ? [{ mib: 8, rounds: 1, http: false }]

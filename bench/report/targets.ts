@@ -1,5 +1,6 @@
 // The issue's performance targets, checked against a report. Each target names the rows it reads, so a
 // missing measurement shows as "not measured" rather than as met.
+import { COLD_ROWS } from '../groups/cold-start.js';
 import { WORKER_ROW } from '../groups/worker.js';
 import type { BenchReport, Row } from '../model.js';
 import { formatRatio, formatValue } from './format.js';
@@ -53,6 +54,20 @@ function valueTarget(
   return { target, measured: `${formatValue(v)} ${unit}`, met: v <= limit };
 }
 
+/** autos-mcp's value minus raw's in the row `label`, within `limit` ms. */
+function overRawTarget(target: string, label: string, report: BenchReport, limit: number): TargetVerdict {
+  const row = rows(report, (l) => l === label)[0];
+  const mine = row?.cells[CLIENT]?.value;
+  const floor = row?.cells['raw']?.value;
+  if (mine === undefined || floor === undefined) return { target, measured: 'not measured', met: undefined };
+  const over = mine - floor;
+  return {
+    target,
+    measured: `${formatValue(mine)} ms, raw ${formatValue(floor)} ms (${over >= 0 ? '+' : ''}${formatValue(over)} ms)`,
+    met: over <= limit,
+  };
+}
+
 /** Checks every target of the Benchmarks issue against the report. */
 export function assessTargets(report: BenchReport): TargetVerdict[] {
   const stdioP50 = rows(report, (l) => l.startsWith('stdio ') && l.endsWith(' p50'));
@@ -69,6 +84,20 @@ export function assessTargets(report: BenchReport): TargetVerdict[] {
       rows(report, (l) => l.startsWith('64 MiB')),
       vsRaw,
       1.2,
+    ),
+    overRawTarget('cold start HTTP, launch to exit ≤ raw node:http + 25 ms', COLD_ROWS.httpExit, report, 25),
+    overRawTarget('cold start stdio, launch to exit ≤ raw + 25 ms', COLD_ROWS.stdioExit, report, 25),
+    ratioTarget(
+      'cold start CLI `call` HTTP ≤ 1.5× raw',
+      rows(report, (l) => l === COLD_ROWS.cliHttpExit),
+      vsRaw,
+      1.5,
+    ),
+    ratioTarget(
+      'cold start CLI `call` stdio ≤ 1.5× raw',
+      rows(report, (l) => l === COLD_ROWS.cliStdioExit),
+      vsRaw,
+      1.5,
     ),
     valueTarget('import ≤ 30 ms over node start', 'cold import (over bare node start)', report, 30, 'ms'),
     valueTarget('runtime install ≤ 3 MB', 'runtime install size', report, 3, 'MB'),

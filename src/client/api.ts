@@ -12,14 +12,16 @@ import {
   normalizeConfig,
   type ServerConfig,
 } from '../config/index.js';
-import type { Connection } from '../transport/connection.js';
+import { type AnyMcpError, isMcpError, McpError, type McpErrorOptions } from '../errors/index.js';
+import { boundedTail } from '../internal/redact.js';
+import type { Connection, ConnectionCloseReport } from '../transport/connection.js';
 import { openConnection } from '../transport/open.js';
 import type { CallOptions } from './call-options.js';
 import { answerInputRequest, clientCapabilities } from './capabilities.js';
 import { ToolCatalog } from './catalog.js';
 import { Client } from './client.js';
 import { Engine } from './engine.js';
-import { getReady } from './lifecycle.js';
+import { getReady, ReadyBudget } from './lifecycle.js';
 import { notSent } from './not-sent.js';
 import { routeNotification } from './notifications.js';
 import type { ConnectOptions } from './options.js';
@@ -46,10 +48,18 @@ async function resolveConnection(
   return { settings: normalized, connection };
 }
 
+/** The stderr tail a connect error carries, at most this many characters (the close report keeps more). */
+const ERROR_TAIL_CHARS = 8 * 1024;
+
 /**
  * Connects to one server now: spawns it (stdio) or reaches it (HTTP), and gets ready in the configured
- * revision — `initialize` for 2025-11-25, nothing for a pinned 2026-07-28, a probe for `auto`.
- * On failure everything started is cleaned up before the error is thrown.
+ * revision — `initialize` for 2025-11-25, nothing for a pinned 2026-07-28, a probe for `auto` — within
+ * one deadline for the whole phase (`options.timeoutMs`, else the config's `connectTimeoutMs`).
+ * On failure everything started is cleaned up before the error is thrown. A failure is `not_sent`
+ * unless the server answered (`delivered`): no request of the caller's left; the handshake's own error
+ * is the `cause`. A stdio server that exits first is "… exited during startup with code N, before it
+ * answered initialize"; one that stays silent is "… is running but did not answer initialize within N
+ * ms"; both carry the server's `stderrTail`.
  *
  * With `options.connection` (e.g. one end of `createMemoryPair()`), `config` holds only the shared
  * settings (`timeoutMs`, `protocolVersion`, …) and that connection is used instead of opening one.
@@ -59,7 +69,11 @@ export async function connect(
   options: ConnectOptions = {},
 ): Promise<Client> {
   const readyMs = durationMs(options.timeoutMs, 'timeoutMs', Number.NaN, { positive: true });
+  const startedAt = Date.now();
   const { settings, connection } = await resolveConnection(config, options);
+  const connectMs = Number.isNaN(readyMs) ? settings.connectTimeoutMs : readyMs;
+  // Spawning and resolving the connection count against the deadline too.
+  const budget = new ReadyBudget(connectMs - (Date.now() - startedAt));
   const closeController = new AbortController();
   const catalog = new ToolCatalog();
   const responder = new Responder(
@@ -81,11 +95,11 @@ export async function connect(
     capabilities: clientCapabilities(options),
     target: settings.target,
   });
-  const stepOptions: CallOptions = { timeoutMs: Number.isNaN(readyMs) ? settings.timeoutMs : readyMs };
+  const stepOptions: CallOptions = {};
   if (options.signal) stepOptions.signal = options.signal;
   try {
     await engine.start();
-    const session = await getReady(wire, settings, connection.traits, stepOptions);
+    const session = await getReady(wire, settings, connection.traits, stepOptions, budget);
     engine.cancelBy(session.cancelBy);
     // 2025: server-initiated requests not tied to a call may need a stream of their own (S25/basic/transports).
     connection.negotiated({
@@ -107,9 +121,74 @@ export async function connect(
     });
   } catch (error) {
     closeController.abort();
-    await engine.close().catch(() => {});
-    throw error;
+    const failure = engine.failure;
+    const note = engine.note();
+    const report = await engine.close().catch(() => undefined);
+    throw startupError(error, {
+      target: settings.target,
+      pid: connection.process?.pid,
+      failure,
+      note,
+      report,
+      steps: budget.steps,
+      connectMs,
+    });
   }
+}
+
+/** What `connect()` knows when the connect phase failed. */
+interface StartupFacts {
+  target: string;
+  /** The server's pid, when the connection runs a local process. */
+  pid: number | undefined;
+  /** Why the connection ended by itself (the server exited, …), if it did. */
+  failure: McpError | undefined;
+  /** What the connection tolerated (skipped stdout lines), as a clause; '' when nothing. */
+  note: string;
+  report: ConnectionCloseReport | undefined;
+  /** The handshake methods sent, in order. */
+  steps: readonly string[];
+  connectMs: number;
+}
+
+/**
+ * The error `connect()` rejects with: one sentence about the server's startup where that is what went
+ * wrong, and `delivery` about the caller's operation — `not_sent` unless the server answered
+ * (`delivered`), since only the handshake left. The handshake's own error stays the `cause`.
+ */
+function startupError(error: unknown, facts: StartupFacts): unknown {
+  if (!isMcpError(error) || error.kind === 'config') return error;
+  const step = facts.steps.at(-1);
+  // The write found the pipe broken and the server gone: the exit, said the same way.
+  const exit = [error, error.cause].find(
+    (e): e is AnyMcpError => isMcpError(e) && e.kind === 'closed' && e.message.startsWith(facts.target),
+  );
+  if (exit !== undefined && step !== undefined) {
+    return new McpError('closed', `${exit.message}, before it answered ${step}`, {
+      delivery: 'not_sent',
+      cause: error,
+      ...(exit.stderrTail === undefined ? {} : { stderrTail: exit.stderrTail }),
+    });
+  }
+  if (error.delivery !== 'unknown') return error;
+  const tail = facts.failure?.stderrTail ?? error.stderrTail ?? facts.report?.process?.stderrTail;
+  const options: McpErrorOptions = { delivery: 'not_sent', cause: error };
+  if (tail) options.stderrTail = boundedTail(tail, ERROR_TAIL_CHARS);
+  if (error.code !== undefined) options.code = error.code;
+  if (error.status !== undefined) options.status = error.status;
+  if (error.data !== undefined) options.data = error.data;
+  const who = facts.pid === undefined ? facts.target : `${facts.target} (pid ${facts.pid})`;
+  if (facts.failure?.kind === 'closed' && step !== undefined) {
+    // `node x.mjs (pid 7) exited during startup with code 2, before it answered initialize`
+    return new McpError('closed', `${facts.failure.message}, before it answered ${step}`, options);
+  }
+  if (error.kind === 'timeout' && facts.failure === undefined && facts.steps.length > 0) {
+    const running = facts.pid === undefined ? '' : ' is running but';
+    const within = Number.isFinite(facts.connectMs) ? ` within ${Math.round(facts.connectMs)} ms` : '';
+    const what = facts.steps.join(' or ');
+    return new McpError('timeout', `${who}${running} did not answer ${what}${within}${facts.note}`, options);
+  }
+  return new McpError(error.kind, error.message, options);
 }
 
 /**
@@ -143,7 +222,7 @@ export function callTool(
   if (options.onProgress) callOptions.onProgress = options.onProgress;
   const connected = connect(config, options).catch((error: unknown) => {
     // The caller asked for a tool call, and it never left: say so, with what went wrong on the way.
-    throw notSent(`tools/call ${name}`, 'connecting to the server failed', error);
+    throw notSent(`tools/call ${name}`, 'connecting failed', error);
   });
   return connected.then(async (client) => {
     try {

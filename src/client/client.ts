@@ -181,13 +181,25 @@ export class Client {
    * never left: `delivery: 'not_sent'`.
    */
   async #listFirst(name: string, options: CallOptions): Promise<void> {
-    this.#listing ??= this.listToolsDetailed(options).finally(() => {
+    // Shared, so not ended by one caller's signal (each caller's signal ends only its own wait).
+    const shared: CallOptions = {};
+    if (options.timeoutMs !== undefined) shared.timeoutMs = options.timeoutMs;
+    if (options.maxTotalTimeoutMs !== undefined) shared.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
+    this.#listing ??= this.listToolsDetailed(shared).finally(() => {
       this.#listing = undefined;
     });
     try {
       await abortable(this.#listing, options.signal);
     } catch (error) {
-      throw notSent(`tools/call ${name} on ${this.#config.target}`, 'listing the tools first failed', error);
+      if (options.signal?.aborted) {
+        throw new McpError(
+          'cancelled',
+          `tools/call ${name} on ${this.#config.target}: cancelled by the caller while the tools/list it needs first was running`,
+          { delivery: 'not_sent', cause: error },
+        );
+      }
+      // Named as the call the caller asked for, never as the tools/list it waited on.
+      throw notSent(`tools/call ${name}`, 'the tools/list it needs first failed', error, this.#config.target);
     }
   }
 
@@ -318,9 +330,9 @@ export class Client {
 /** Waits for `promise`, or rejects at once with `cancelled` when `signal` aborts (the promise goes on). */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(new McpError('cancelled', 'cancelled before it was sent'));
+  if (signal.aborted) return Promise.reject(new McpError('cancelled', 'cancelled by the caller'));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new McpError('cancelled', 'cancelled before it was sent'));
+    const onAbort = () => reject(new McpError('cancelled', 'cancelled by the caller'));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });

@@ -52,6 +52,7 @@ export class Engine {
   #notifyCancel = true;
   #nextId = 1;
   #closedError: McpError | undefined;
+  #failure: McpError | undefined;
   #closing: Promise<EngineCloseReport> | undefined;
 
   constructor(connection: Connection, settings: EngineSettings) {
@@ -63,6 +64,11 @@ export class Engine {
   /** True once the connection failed or was closed. */
   get closed(): boolean {
     return this.#closedError !== undefined;
+  }
+
+  /** Why the connection ended by itself (the server exited, a fatal message), or undefined. */
+  get failure(): McpError | undefined {
+    return this.#failure;
   }
 
   /** Starts the connection and begins routing its messages. */
@@ -147,6 +153,10 @@ export class Engine {
   }
 
   /** What the connection tolerated that may explain a failure, as a clause to append; '' when nothing. */
+  note(): string {
+    return this.#note();
+  }
+
   #note(): string {
     const note = this.#connection.note?.();
     return note === undefined ? '' : `; ${note}`;
@@ -155,13 +165,14 @@ export class Engine {
   /** Why a request cannot be sent at all (it is then `not_sent`), or undefined. */
   #refusal(method: string, signal: AbortSignal | undefined): McpError | undefined {
     const on = `${method} on ${this.#settings.target}`;
+    // The message says why; `delivery: 'not_sent'` says it never left (renderers show that note once).
     if (this.#closedError)
-      return new McpError('closed', `${on} was not sent: the connection is closed`, {
+      return new McpError('closed', `${on}: the connection is already closed`, {
         cause: this.#closedError,
       });
-    if (signal?.aborted) return new McpError('cancelled', `${on} was cancelled before it was sent`);
+    if (signal?.aborted) return new McpError('cancelled', `${on}: cancelled by the caller`);
     if (this.#pending.size >= MAX_IN_FLIGHT)
-      return new McpError('busy', `${on} was not sent: ${MAX_IN_FLIGHT} requests are already in flight`);
+      return new McpError('busy', `${on}: ${MAX_IN_FLIGHT} requests are already in flight`);
     return undefined;
   }
 
@@ -172,7 +183,7 @@ export class Engine {
     headers?: Readonly<Record<string, string>>,
   ): Promise<void> {
     const refused =
-      this.#closedError && `${method} to ${this.#settings.target} was not sent: the connection is closed`;
+      this.#closedError && `${method} to ${this.#settings.target}: the connection is already closed`;
     if (refused) throw new McpError('closed', refused);
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
@@ -210,7 +221,8 @@ export class Engine {
     const pending = this.#pending.settle(id);
     if (!pending) return;
     this.#late.remember(id);
-    const text = `${pending.method} on ${this.#settings.target}: ${why}; it was sent and may have run on the server${this.#note()}`;
+    // No delivery note in the text: `delivery: 'unknown'` says it was sent and may have run.
+    const text = `${pending.method} on ${this.#settings.target}: ${why}${this.#note()}`;
     pending.reject(new McpError(kind, text, { delivery: 'unknown' }));
     pending.controller?.abort();
     if (this.#notifyCancel && !pending.noCancel && !this.#closedError) {
@@ -226,7 +238,17 @@ export class Engine {
     const pending = this.#pending.settle(id);
     if (!pending) return;
     if (error instanceof McpError) {
-      pending.reject(error);
+      // `node x.mjs (pid 7) exited with code 1` (found by the write): said for this request.
+      const exited = error.kind === 'closed' && error.message.startsWith(this.#settings.target);
+      pending.reject(
+        exited
+          ? new McpError('closed', `${pending.method} failed: ${error.message}`, {
+              delivery: error.delivery,
+              cause: error,
+              ...(error.stderrTail === undefined ? {} : { stderrTail: error.stderrTail }),
+            })
+          : error,
+      );
       return;
     }
     pending.reject(
@@ -300,6 +322,7 @@ export class Engine {
   #onConnectionClosed(error: McpError, close = false): void {
     if (this.#closedError) return;
     this.#closedError = error;
+    this.#failure = error;
     this.#pending.rejectAll(error, this.#settings.target, this.#note());
     if (close) this.close().catch(() => {});
   }

@@ -5,7 +5,7 @@
  * Spec: S25/basic/lifecycle, S26/basic/versioning, S26/basic/transports/stdio, …/streamable-http.
  */
 import type { NormalizedCommon } from '../config/index.js';
-import { isMcpError, RpcError, UnsupportedProtocolVersionError } from '../errors/index.js';
+import { isMcpError, McpError, RpcError, UnsupportedProtocolVersionError } from '../errors/index.js';
 import {
   HEADER_MISMATCH,
   MISSING_REQUIRED_CLIENT_CAPABILITY,
@@ -25,16 +25,55 @@ import { type HandshakeFacts, type Negotiated, settle } from './negotiated.js';
 import type { DiscoverResult } from './types.js';
 import { isImplementation, type Stance, type Wire, withVersionRetry } from './wire.js';
 
-/** Runs the handshake the config asks for and returns what was settled. */
+/**
+ * The connect phase's one deadline, shared by every step of the handshake (the `auto` probe and
+ * `initialize` together never wait longer than it), and the steps that were sent, for the message of a
+ * server that never answered.
+ */
+export class ReadyBudget {
+  readonly #until: number;
+  /** The whole deadline, in ms. */
+  readonly ms: number;
+  /** The methods sent so far, in order. */
+  readonly steps: string[] = [];
+
+  /** `ms` from now; `Infinity`: no deadline. */
+  constructor(ms: number) {
+    this.ms = ms;
+    this.#until = Date.now() + ms;
+  }
+
+  /** Milliseconds left (`Infinity` without a deadline). */
+  left(): number {
+    return this.#until - Date.now();
+  }
+
+  /**
+   * The options of the next step, `method`: the caller's, with a deadline of what is left (at most
+   * `capMs`). Throws `timeout` when nothing is left: the step is then not sent.
+   */
+  options<T extends CallOptions>(options: T, method: string, target: string, capMs = Infinity): T {
+    const left = this.left();
+    if (left <= 0) {
+      throw new McpError('timeout', `${method} on ${target}: the connect deadline of ${this.ms} ms passed`);
+    }
+    if (!this.steps.includes(method)) this.steps.push(method);
+    const ms = Math.min(left, capMs);
+    return { ...options, timeoutMs: ms, maxTotalTimeoutMs: ms };
+  }
+}
+
+/** Runs the handshake the config asks for, within `budget`, and returns what was settled. */
 export async function getReady(
   wire: Wire,
   config: NormalizedCommon,
   traits: ConnectionTraits,
   options: CallOptions,
+  budget: ReadyBudget = new ReadyBudget(Number.POSITIVE_INFINITY),
 ): Promise<Negotiated> {
   switch (config.protocolVersion) {
     case '2025-11-25':
-      return settle(await initializeLegacy(wire, config, options), traits);
+      return settle(await initializeLegacy(wire, config, options, budget), traits);
     case '2026-07-28':
       // A pinned version never probes: no handshake, `_meta` on every request (S26/basic/index).
       return settle(
@@ -49,7 +88,7 @@ export async function getReady(
         traits,
       );
     case 'auto':
-      return settle(await detectEra(wire, config, traits, options), traits);
+      return settle(await detectEra(wire, config, traits, options, budget), traits);
   }
 }
 
@@ -58,12 +97,13 @@ async function initializeLegacy(
   wire: Wire,
   config: NormalizedCommon,
   options: CallOptions,
+  budget: ReadyBudget,
 ): Promise<HandshakeFacts> {
   const result = await wire.request(
     { era: 'legacy', version: undefined },
     'initialize',
     { protocolVersion: LEGACY_VERSION, capabilities: wire.capabilities, clientInfo: config.clientInfo },
-    { ...options, noCancelNotification: true },
+    budget.options({ ...options, noCancelNotification: true }, 'initialize', config.target),
   );
   const version = result['protocolVersion'];
   if (typeof version !== 'string' || !LEGACY_COMPATIBLE.includes(version)) {
@@ -90,16 +130,25 @@ async function initializeLegacy(
 
 /**
  * Sends `server/discover` in the modern era and reads its result (S26/server/discover), with the one
- * version retry of S26/basic/versioning. Resolves with the result and the stance that got it.
+ * version retry of S26/basic/versioning. Resolves with the result and the stance that got it. With a
+ * `budget`, each attempt waits at most what is left of it (and at most `capMs`).
  */
 export async function discoverModern(
   wire: Wire,
   stance: Stance,
   target: string,
   options: CallOptions & { noCancelNotification?: boolean },
+  budget?: { budget: ReadyBudget; capMs: number },
 ): Promise<{ discover: DiscoverResult; stance: Stance }> {
   const { value, stance: used } = await withVersionRetry(stance, target, (s) =>
-    wire.request(s, 'server/discover', {}, options),
+    wire.request(
+      s,
+      'server/discover',
+      {},
+      budget === undefined
+        ? options
+        : budget.budget.options(options, 'server/discover', target, budget.capMs),
+    ),
   );
   return { discover: readDiscover(value), stance: used };
 }
@@ -141,37 +190,37 @@ const SILENT_PROBE_MS = 5_000;
 
 /**
  * `auto`: a modern `server/discover` first; a recognised modern answer means modern, anything else means
- * legacy and `initialize` on the same connection. A cached era skips the probe.
+ * legacy and `initialize` on the same connection. A cached era skips the probe. Probe and `initialize`
+ * share the one connect deadline: where a server may stay silent (stdio) the probe waits at most 5 s and
+ * at most half of what is left, so a silent 2025 server still gets the other half for `initialize`.
  */
 async function detectEra(
   wire: Wire,
   config: NormalizedCommon,
   traits: ConnectionTraits,
   options: CallOptions,
+  budget: ReadyBudget,
 ): Promise<HandshakeFacts> {
   const cached = config.serverKey === undefined ? undefined : eraCache.get(config.serverKey);
-  if (cached === 'legacy') return initializeLegacy(wire, config, options);
+  if (cached === 'legacy') return initializeLegacy(wire, config, options, budget);
   try {
-    const probeTimeout = traits.answersEveryRequest
-      ? options.timeoutMs
-      : Math.min(options.timeoutMs ?? config.timeoutMs, SILENT_PROBE_MS);
+    const probeCap = traits.answersEveryRequest
+      ? Number.POSITIVE_INFINITY
+      : Math.min(SILENT_PROBE_MS, Math.max(1, Math.floor(budget.left() / 2)));
     // Before we know the era, a legacy server must get nothing but initialize next: no cancellation notice.
     const { discover, stance } = await discoverModern(
       wire,
       { era: 'modern', version: MODERN_VERSION },
       config.target,
-      {
-        ...options,
-        ...(probeTimeout ? { timeoutMs: probeTimeout } : {}),
-        noCancelNotification: true,
-      },
+      { ...options, noCancelNotification: true },
+      { budget, capMs: probeCap },
     );
     const supported = discover.supportedVersions;
     const modern = MODERN_SUPPORTED.find((v) => supported.includes(v));
     if (!modern) {
       // No version listed (not a 2026 DiscoverResult: some legacy servers answer anything) or only legacy ones.
       if (supported.length === 0 || supported.some((v) => LEGACY_COMPATIBLE.includes(v))) {
-        return legacyAndRemember(wire, config, options);
+        return legacyAndRemember(wire, config, options, budget);
       }
       throw new UnsupportedProtocolVersionError(config.target, stance.version ?? MODERN_VERSION, supported);
     }
@@ -189,10 +238,10 @@ async function detectEra(
       error instanceof UnsupportedProtocolVersionError &&
       error.supported.some((v) => LEGACY_COMPATIBLE.includes(v))
     ) {
-      return legacyAndRemember(wire, config, options);
+      return legacyAndRemember(wire, config, options, budget);
     }
     if (isModernRefusal(error) || !isLegacySignal(error)) throw error;
-    return legacyAndRemember(wire, config, options);
+    return legacyAndRemember(wire, config, options, budget);
   }
 }
 
@@ -201,8 +250,9 @@ async function legacyAndRemember(
   wire: Wire,
   config: NormalizedCommon,
   options: CallOptions,
+  budget: ReadyBudget,
 ): Promise<HandshakeFacts> {
-  const facts = await initializeLegacy(wire, config, options);
+  const facts = await initializeLegacy(wire, config, options, budget);
   remember(config, 'legacy');
   return facts;
 }

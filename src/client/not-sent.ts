@@ -1,13 +1,20 @@
 /**
  * The error for an operation that never left because a step before it failed (connecting, the implicit
  * `tools/list` of a 2026 call): `delivery: 'not_sent'` for the operation the caller asked for, with the
- * step's own error — and its delivery — kept as `cause` and in the message.
+ * step's own error — and its delivery — kept as `cause`. The message is the caller's operation, the step
+ * and the step's own message, with no delivery note of its own: `delivery` is the one note, shown once by
+ * whoever renders the error (the CLI: "(nothing was sent)").
  */
 import { isMcpError, McpError, type McpErrorOptions } from '../errors/index.js';
 
-export function notSent(operation: string, step: string, error: unknown): McpError {
+/**
+ * `tools/call echo: the tools/list it needs first failed: POST tools/list to https://h/mcp: HTTP 500: …`.
+ * `target`, when given, is named after the operation unless the step's message already names it.
+ */
+export function notSent(operation: string, step: string, error: unknown, target?: string): McpError {
   if (!isMcpError(error)) {
-    return new McpError('transport', `${operation} was not sent: ${step}`, {
+    const subject = target === undefined ? operation : `${operation} on ${target}`;
+    return new McpError('transport', `${subject}: ${step}`, {
       delivery: 'not_sent',
       cause: error,
     });
@@ -19,6 +26,8 @@ export function notSent(operation: string, step: string, error: unknown): McpErr
   if (error.status !== undefined) options.status = error.status;
   if (error.challenge !== undefined) options.challenge = error.challenge;
   if (error.stderrTail !== undefined) options.stderrTail = error.stderrTail;
+  const subject =
+    target === undefined || error.message.includes(target) ? operation : `${operation} on ${target}`;
   // The step's own message says what became of its request; its `delivery` stays on `cause`.
-  return new McpError(error.kind, `${operation} was not sent: ${step}: ${error.message}`, options);
+  return new McpError(error.kind, `${subject}: ${step}: ${error.message}`, options);
 }

@@ -18,7 +18,7 @@ export interface HandlerContext {
 
 /** How `connect`, `callTool` and `withClient` behave: handlers, deadlines, and what a transport takes besides config. */
 export interface ConnectOptions {
-  /** Deadline for the connection to be ready (spawn + handshake or probe), in ms. Default: the config's timeoutMs. */
+  /** Deadline for the connection to be ready (spawn + handshake or probe), in ms. Default: the config's connectTimeoutMs. */
   timeoutMs?: number;
   /** Aborting cancels the connection attempt and cleans up. */
   signal?: AbortSignal;

@@ -53,8 +53,14 @@ export class PendingTable {
     return pending;
   }
 
-  /** Every pending request was handed to `send()`: it may have reached the server (`unknown`). */
+  /**
+   * Every pending request was handed to `send()`: it may have reached the server (`unknown`). Each is
+   * told what ended the connection in one sentence: `tools/call failed: node x.mjs (pid 7) exited with
+   * code 1` (the cause names the server), else `tools/call on <target> failed: <cause>`.
+   */
   rejectAll(cause: McpError, target: string, note = ''): void {
+    const subject = (method: string): string =>
+      cause.message.includes(target) ? `${method} failed` : `${method} on ${target} failed`;
     for (const id of [...this.#map.keys()]) {
       const pending = this.settle(id);
       if (pending === undefined) continue;
@@ -65,7 +71,7 @@ export class PendingTable {
         ...(cause.stderrTail ? { stderrTail: cause.stderrTail } : {}),
       } as const;
       pending.reject(
-        new McpError(cause.kind, `${pending.method} on ${target} failed: ${cause.message}${note}`, options),
+        new McpError(cause.kind, `${subject(pending.method)}: ${cause.message}${note}`, options),
       );
     }
   }

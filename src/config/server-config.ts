@@ -14,6 +14,7 @@ import { checkAuthToken, checkUserHeaders } from '../protocol/managed-headers.js
 import { checkEndpointUrl, checkProxyUrl } from '../protocol/url-policy.js';
 import type { ProtocolVersionChoice } from '../protocol/versions.js';
 import type { HttpTransportOptions, StderrMode, StdioTransportOptions } from '../transport/options.js';
+import { serverDisplayName } from '../transport/stdio/display.js';
 import { envNameProblem, envValueProblem } from '../transport/stdio/env.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { durationMs } from './durations.js';
@@ -33,6 +34,11 @@ export interface ClientInfo {
 export interface BaseServerConfig {
   /** Default deadline of every request, in ms (per-call `timeoutMs` wins); `Infinity`: none. Default 60000. */
   timeoutMs?: number | undefined;
+  /**
+   * Deadline of the whole connect phase (spawn, then `initialize`, or the `auto` probe and `initialize`), in
+   * ms, apart from the per-request `timeoutMs`; `Infinity`: none. Default 30000, or `timeoutMs` if smaller.
+   */
+  connectTimeoutMs?: number | undefined;
   /** Largest message accepted from the server, in bytes. Default 16 MiB. */
   maxMessageBytes?: number | undefined;
   /** `'2025-11-25'` (default), `'2026-07-28'`, or `'auto'`. */
@@ -43,7 +49,10 @@ export interface BaseServerConfig {
 
 /** A server started as a child process and spoken to over stdin/stdout. */
 export interface StdioServerConfig extends BaseServerConfig {
-  /** The executable. Never a shell string: it is not split on spaces. */
+  /**
+   * The executable. Never a shell string: it is not split on spaces (one that does not exist but is a
+   * program followed by words, like `"node server.mjs"`, fails with a `config` error showing the split form).
+   */
   command: string;
   args?: string[] | undefined;
   cwd?: string | undefined;
@@ -99,6 +108,8 @@ export type ServerConfig = StdioServerConfig | HttpServerConfig;
 /** The normalized settings the client itself reads, whatever the transport. */
 export interface NormalizedCommon {
   timeoutMs: number;
+  /** Deadline of the connect phase as a whole (see `BaseServerConfig.connectTimeoutMs`). */
+  connectTimeoutMs: number;
   maxMessageBytes: number;
   protocolVersion: ProtocolVersionChoice;
   clientInfo: ClientInfo;
@@ -113,10 +124,12 @@ export type NormalizedConfig =
   | (NormalizedCommon & { transport: 'http'; http: HttpTransportOptions });
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** The connect phase's deadline when the config sets none (or `timeoutMs` when that is smaller). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const MAX_GRACE_MS = 600_000;
 /** `Infinity` is plain data only where it means something: `timeoutMs: Infinity` is "no deadline". */
-const INFINITY_AT: ReadonlySet<string> = new Set(['config.timeoutMs']);
+const INFINITY_AT: ReadonlySet<string> = new Set(['config.timeoutMs', 'config.connectTimeoutMs']);
 const CLIENT_INFO_KEYS = new Set(['name', 'version', 'title', 'description', 'websiteUrl']);
 /** One PEM block; `ca` strings must hold at least one. */
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]{1,40})-----[\s\S]*?-----END \1-----/;
@@ -124,7 +137,7 @@ const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]{1,40})-----[\s\S]*?-----END \1-----/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
-const COMMON_KEYS = ['timeoutMs', 'maxMessageBytes', 'protocolVersion', 'clientInfo'];
+const COMMON_KEYS = ['timeoutMs', 'connectTimeoutMs', 'maxMessageBytes', 'protocolVersion', 'clientInfo'];
 const STDIO_KEYS = new Set([
   ...COMMON_KEYS,
   'command',
@@ -291,8 +304,15 @@ export function normalizeBaseConfig(config: BaseServerConfig, target: string): N
 }
 
 function commonOf(raw: Record<string, unknown>): Omit<NormalizedCommon, 'target' | 'serverKey'> {
+  const timeoutMs = durationMs(raw['timeoutMs'], 'timeoutMs', DEFAULT_TIMEOUT_MS, { positive: true });
   return {
-    timeoutMs: durationMs(raw['timeoutMs'], 'timeoutMs', DEFAULT_TIMEOUT_MS, { positive: true }),
+    timeoutMs,
+    connectTimeoutMs: durationMs(
+      raw['connectTimeoutMs'],
+      'connectTimeoutMs',
+      Math.min(DEFAULT_CONNECT_TIMEOUT_MS, timeoutMs),
+      { positive: true },
+    ),
     maxMessageBytes: positiveInt(
       raw['maxMessageBytes'],
       'maxMessageBytes',
@@ -344,9 +364,10 @@ function normalizeStdio(
       fail(`${key} must be a non-negative integer`);
     stdio[key] = value;
   }
-  const base = command.split(/[\\/]/).pop() ?? command;
   const serverKey = `stdio ${JSON.stringify([command, stdio.args, stdio.cwd ?? ''])}`;
-  return { ...common, transport: 'stdio', stdio, target: `stdio server "${base}"`, serverKey };
+  // Named by what the user typed (`node server.mjs`): program and script, never option values or env.
+  const target = serverDisplayName(command, stdio.args);
+  return { ...common, transport: 'stdio', stdio, target, serverKey };
 }
 
 function normalizeHttp(

@@ -350,7 +350,7 @@ describe('every channel of the CLI, against hostile servers', () => {
       const run = await cliAsync(['tools', url]);
       assert.equal(run.code, 3);
       assert.equal(violation(run.stdout + run.stderr), undefined, run.stderr);
-      assert.match(run.stderr, /HTTP 500/);
+      assert.match(run.stderr, /HTTP 500: internal error click/);
       for (const payload of PAYLOADS)
         assert.ok(
           !run.stderr.includes(payload),

@@ -33,7 +33,8 @@ test('a stdio config gets defaults and keeps the command whole (never split on s
   assert.equal(config.protocolVersion, '2025-11-25');
   assert.equal(config.stdio.stderr, 'capture');
   assert.equal(config.clientInfo.name, 'autos-mcp');
-  assert.equal(config.target, 'stdio server "server"');
+  // Named by what was typed: the program's base name and its first path-like argument (none here).
+  assert.equal(config.target, 'server');
 });
 
 test('an HTTP config: loopback http allowed, remote http refused, https fine', () => {

@@ -170,11 +170,14 @@ describe('a call that never left says not_sent', () => {
     assert.equal(error.delivery, 'not_sent');
     assert.match(
       error.message,
-      /^tools\/call echo was not sent: connecting to the server failed: initialize/,
+      /^tools\/call echo: connecting failed: node slow-start\.mjs \(pid \d+\) is running but did not answer initialize within 300 ms$/,
     );
+    // connect() failed as not_sent (nothing of the caller's left); the initialize's own fate is its cause.
+    assert.ok(isMcpError(error.cause) && error.cause.delivery === 'not_sent');
+    const initialize = (error.cause as { cause?: unknown }).cause;
     assert.ok(
-      isMcpError(error.cause) && error.cause.delivery === 'unknown',
-      "the initialize's own fate is in the cause",
+      isMcpError(initialize) && initialize.delivery === 'unknown',
+      "the initialize's own fate is in the cause chain",
     );
   });
 
@@ -189,7 +192,7 @@ describe('a call that never left says not_sent', () => {
     assert.equal(error.delivery, 'not_sent');
     assert.match(
       error.message,
-      /tools\/call echo on memory test server was not sent: listing the tools first failed/,
+      /^tools\/call echo: the tools\/list it needs first failed: tools\/list on memory test server: no answer within 200 ms$/,
     );
   });
 

@@ -1,6 +1,6 @@
 /**
  * `HttpConnection`: the Streamable HTTP transport behind the `Connection` contract. One POST per message
- * over a keep-alive undici pool, the 2025-11-25 session id and GET stream, and a `close()` that aborts
+ * over a keep-alive pool (pool.ts), the 2025-11-25 session id and GET stream, and a `close()` that aborts
  * what is in flight and ends the session with DELETE. Spec: S25/basic/transports, S26/basic/transports/streamable-http.
  */
 import { debuglog } from 'node:util';
@@ -19,7 +19,7 @@ import type {
 } from '../connection.js';
 import type { HttpTransportOptions } from '../options.js';
 import { discard } from './body.js';
-import { createDispatcher } from './dispatcher.js';
+import { createPool } from './create-pool.js';
 import { postExchange } from './exchange.js';
 import { HeaderBuilder } from './headers.js';
 import { ListenStream } from './listen.js';
@@ -54,7 +54,7 @@ export class HttpConnection implements Connection {
   readonly traits = TRAITS;
   readonly target: string;
   private readonly shell: HttpShell;
-  private readonly ownsDispatcher: boolean;
+  private readonly ownsPool: boolean;
   private readonly inFlight = new Set<AbortController>();
   private events: ConnectionEvents | undefined;
   private listener: ListenStream | undefined;
@@ -65,11 +65,11 @@ export class HttpConnection implements Connection {
     if (options.authToken !== undefined && extras.auth !== undefined) {
       throw new McpError('config', `${this.target}: give authToken or an authorizer, not both`);
     }
-    this.ownsDispatcher = extras.dispatcher === undefined;
+    this.ownsPool = extras.dispatcher === undefined;
     const authorizer =
       extras.auth ?? (options.authToken === undefined ? undefined : bearerAuthorizer(options.authToken));
     this.shell = {
-      dispatcher: extras.dispatcher ?? createDispatcher(options),
+      pool: extras.dispatcher ?? createPool(options),
       url: options.url,
       target: this.target,
       maxMessageBytes: options.maxMessageBytes,
@@ -100,8 +100,8 @@ export class HttpConnection implements Connection {
       throw new McpError('closed', `POST ${method} to ${this.target}: the connection is closed`);
     }
     const caller = options.signal;
-    if (caller !== undefined && this.ownsDispatcher) {
-      // The caller's signal goes to undici as it is: close() ends these exchanges by destroying the pool,
+    if (caller !== undefined && this.ownsPool) {
+      // The caller's signal goes to the pool as it is: close() ends these exchanges by destroying the pool,
       // so no controller of our own is needed (one per call cost ~3 µs, a few percent of a loopback call).
       await postExchange(this.shell, {
         message,
@@ -159,7 +159,7 @@ export class HttpConnection implements Connection {
     this.listener?.stop();
     for (const exchange of this.inFlight) exchange.abort();
     if (this.shell.headers.sessionId !== undefined) await this.deleteSession();
-    if (this.ownsDispatcher) await this.shell.dispatcher.destroy().catch(() => undefined);
+    if (this.ownsPool) await this.shell.pool.destroy().catch(() => undefined);
     return {};
   }
 

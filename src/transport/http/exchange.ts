@@ -12,12 +12,12 @@ import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/j
 import type { SendOptions } from '../connection.js';
 import { madeProgress, RESUME_BUDGET, Reconnect } from './backoff.js';
 import { discard, mediaType, readBounded, readSse, type SseOutcome } from './body.js';
-import { type AbortCause, abortError, networkError, statusError } from './failures.js';
+import { type AbortCause, abortError, networkError, serverMessage, statusError } from './failures.js';
 import { readSessionId, SESSION_HEADER } from './session.js';
 import { type HttpShell, type Issued, issue } from './shell.js';
 import { SseParser } from './sse.js';
 
-/** Error bodies are small; this is plenty for a JSON-RPC error with data. */
+/** Error bodies are small; this is plenty for a JSON-RPC error with data. A longer body is not read. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
 export interface ExchangeInput {
@@ -42,7 +42,7 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
   try {
     payload = JSON.stringify(message);
   } catch (cause) {
-    throw new McpError('config', `${label} was not sent: it is not JSON data (a BigInt or a cycle?)`, {
+    throw new McpError('config', `${label}: it is not JSON data (a BigInt or a cycle?)`, {
       cause,
     });
   }
@@ -256,9 +256,10 @@ async function failedStatus(
   }
   const raw = await readBounded(body, ERROR_BODY_LIMIT).catch(() => null);
   if (raw !== null && raw.length > 0) {
+    const text = raw.toString('utf8');
     let value: unknown;
     try {
-      value = JSON.parse(raw.toString('utf8'));
+      value = JSON.parse(text);
     } catch {
       value = undefined;
     }
@@ -267,14 +268,18 @@ async function failedStatus(
       shell.deliver(value);
       return;
     }
+    // The server's own words: `POST tools/call to https://h/mcp: HTTP 500: database is down`.
+    const said = serverMessage(text, mediaType(headers['content-type']));
     const code = rpcErrorCode(value);
     if (code !== undefined) {
-      throw new McpError('transport', `${byStatus.message} (JSON-RPC error ${code})`, {
+      const rpc = `JSON-RPC error ${code}${said === undefined ? '' : `: ${said}`}`;
+      throw new McpError('transport', statusError(label, status, headers, sessionSent, rpc).message, {
         status,
         delivery: byStatus.delivery,
         code,
       });
     }
+    if (said !== undefined) throw statusError(label, status, headers, sessionSent, said);
   }
   throw byStatus;
 }

@@ -1,10 +1,12 @@
 /**
  * Turns what went wrong in one HTTP exchange into an `McpError`: network failures before a response
  * (with an honest `delivery`), aborts, and non-2xx statuses (3xx never followed, 401/403 with the parsed
- * challenge, 404 session expiry). Messages name the operation and origin+path, never headers or tokens.
+ * challenge, 404 session expiry, others with the server's own message from the body). Messages name the
+ * operation and origin+path, never headers or tokens, and carry no delivery note: `delivery` is the note.
  */
 import { McpError } from '../../errors/index.js';
 import { redact } from '../../internal/redact.js';
+import { terminalText } from '../../internal/terminal-text.js';
 import { parseWwwAuthenticate } from '../../protocol/www-authenticate.js';
 
 /** Who fired the abort: the caller's signal (cancel) or the connection's `close()`. */
@@ -28,6 +30,30 @@ const NEVER_SENT_CODES = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'CERT_HAS_EXPIRED',
 ]);
+
+/** What the common network codes mean, for the message (the code itself is kept too). */
+const CODE_TEXT: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'DNS lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'no response headers in time',
+  UND_ERR_BODY_TIMEOUT: 'the response body stalled',
+  EPIPE: 'connection closed while sending',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the TLS certificate does not name this host',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'a self-signed TLS certificate (pass ca)',
+  SELF_SIGNED_CERT_IN_CHAIN: 'a self-signed certificate in the TLS chain (pass ca)',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the TLS certificate cannot be verified (pass ca)',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the TLS certificate issuer is unknown (pass ca)',
+  CERT_HAS_EXPIRED: 'the TLS certificate has expired',
+};
+
+/** Longest server message quoted from an error body, in characters. */
+export const SERVER_MESSAGE_MAX = 300;
 
 /** The `code` of an error or of the first error in its cause chain / AggregateError. */
 export function errorCode(error: unknown): string | undefined {
@@ -56,26 +82,27 @@ export function abortError(label: string, cause: AbortCause, sent: boolean, erro
 export function networkError(label: string, error: unknown): McpError {
   const code = errorCode(error);
   const neverSent = code !== undefined && NEVER_SENT_CODES.has(code);
-  return new McpError(
-    'transport',
-    `${label}: ${code ?? 'network error'}${neverSent ? ' (request not sent)' : ''}`,
-    {
-      delivery: neverSent ? 'not_sent' : 'unknown',
-      cause: error,
-    },
-  );
+  const known = code === undefined ? undefined : CODE_TEXT[code];
+  const what = code === undefined ? 'network error' : known === undefined ? code : `${known} (${code})`;
+  // No "(request not sent)" here: `delivery` says it, once, whoever wraps or renders this error.
+  return new McpError('transport', `${label}: ${what}`, {
+    delivery: neverSent ? 'not_sent' : 'unknown',
+    cause: error,
+  });
 }
 
 /**
  * The error for a status that has no usable JSON-RPC body. `sessionSent` turns 404 into session expiry
  * (S25/basic/transports: "MUST start a new session"). 502/503/504 may come from a gateway that never
  * reached the server, or lost it mid-way: delivery `unknown`; other answers are the server's: `delivered`.
+ * `said` is what the server's body says (see `serverMessage`), quoted after the status.
  */
 export function statusError(
   label: string,
   status: number,
   headers: Record<string, string | string[] | undefined>,
   sessionSent: boolean,
+  said?: string,
 ): McpError {
   if (status >= 300 && status < 400) {
     return new McpError(
@@ -104,7 +131,64 @@ export function statusError(
     });
   }
   const delivery = status === 502 || status === 503 || status === 504 ? 'unknown' : 'delivered';
-  return new McpError('transport', `${label}: HTTP ${status}`, { status, delivery });
+  const quoted = said === undefined || said === '' ? '' : `: ${said}`;
+  return new McpError('transport', `${label}: HTTP ${status}${quoted}`, { status, delivery });
+}
+
+/**
+ * What an error body says, as one line of at most `SERVER_MESSAGE_MAX` characters, or undefined: from
+ * JSON, `error` (a string, or an object's `message`), `message`, `detail` or `title`, with
+ * `error_description` after it; from text, its first non-empty line (HTML is not quoted). Escape
+ * sequences, control and bidi characters are removed and the text is redacted before it is cut.
+ */
+export function serverMessage(text: string, contentType: string): string | undefined {
+  if (contentType === 'text/html' || /^\s*</.test(text)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  if (value !== undefined) return fromJson(value);
+  const line = text.split(/\r?\n/).find((l) => l.trim() !== '');
+  return line === undefined ? undefined : oneLine(line);
+}
+
+/** A non-blank string, or undefined. */
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+function fromJson(value: unknown): string | undefined {
+  if (typeof value === 'string') return oneLine(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const body = value as Record<string, unknown>;
+  const nested = body['error'];
+  const nestedMessage =
+    typeof nested === 'object' && nested !== null
+      ? textOf((nested as Record<string, unknown>)['message'])
+      : undefined;
+  const main =
+    textOf(nested) ??
+    nestedMessage ??
+    textOf(body['message']) ??
+    textOf(body['detail']) ??
+    textOf(body['title']);
+  const description = textOf(body['error_description']);
+  const said =
+    main !== undefined && description !== undefined && description !== main
+      ? `${main}: ${description}`
+      : (main ?? description);
+  return said === undefined ? undefined : oneLine(said);
+}
+
+/** Server text as one safe line (the one terminal sanitizer, see terminal-text.ts), redacted, cut (then `…`). */
+function oneLine(text: string): string | undefined {
+  const clean = terminalText(text.slice(0, SERVER_MESSAGE_MAX * 4), { oneLine: true })
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (clean === '') return undefined;
+  return clip(redact(clean, SERVER_MESSAGE_MAX + 1), SERVER_MESSAGE_MAX, false);
 }
 
 /** " to https://host" for a Location header: the origin only, as its path or query may carry secrets. */
@@ -118,8 +202,12 @@ function redirectTarget(location: string | string[] | undefined): string {
   }
 }
 
-/** `text` with anything but printable ASCII as `?`, cut to `max` characters (then `…`); cut first. */
-function clip(text: string, max: number): string {
-  const safe = text.slice(0, max + 1).replace(/[^\x20-\x7e]/g, '?');
+/**
+ * `text` cut to `max` characters (then `…`); cut first. With `ascii` (the default), anything but
+ * printable ASCII becomes `?`.
+ */
+function clip(text: string, max: number, ascii = true): string {
+  const cut = text.slice(0, max + 1);
+  const safe = ascii ? cut.replace(/[^\x20-\x7e]/g, '?') : cut;
   return safe.length > max ? `${safe.slice(0, max)}…` : safe;
 }

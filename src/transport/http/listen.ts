@@ -5,10 +5,10 @@
  * reconnects without progress), and stops on close. Its failures are diagnostics, not fatal.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
 import { LISTEN_BUDGET, madeProgress, Reconnect } from './backoff.js';
 import { discard, readSse } from './body.js';
 import { errorCode } from './failures.js';
+import type { PoolResponse } from './pool.js';
 import { type HttpShell, issue } from './shell.js';
 import { SseParser } from './sse.js';
 
@@ -75,7 +75,7 @@ export class ListenStream {
     lastEventId: string,
     signal: AbortSignal,
   ): Promise<'stop' | 'delivered' | 'idle'> {
-    let response: Dispatcher.ResponseData;
+    let response: PoolResponse;
     try {
       const spec = lastEventId === '' ? { method: 'GET' as const } : { method: 'GET' as const, lastEventId };
       ({ response } = await issue(this.shell, spec, null, signal));

@@ -3,16 +3,16 @@
  * puts a request on the wire: headers from the `HeaderBuilder`, then the request, and on a 401 or 403 the
  * authorizer is told and may have the request sent once more (S25/basic/authorization).
  */
-import type { Dispatcher } from 'undici';
 import type { AuthChallenge } from '../../errors/index.js';
 import { McpError } from '../../errors/index.js';
 import { parseWwwAuthenticate } from '../../protocol/www-authenticate.js';
 import type { Authorizer } from '../authorizer.js';
 import { discard } from './body.js';
 import type { HeaderBuilder, HeaderSpec } from './headers.js';
+import type { PoolResponse, RequestPool } from './pool.js';
 
 export interface HttpShell {
-  readonly dispatcher: Dispatcher;
+  readonly pool: RequestPool;
   readonly url: URL;
   /** origin + path, for messages: never the query, which may carry secrets. */
   readonly target: string;
@@ -32,13 +32,13 @@ export interface HttpShell {
 
 /** A response, and whether the session id went with the request that got it. */
 export interface Issued {
-  readonly response: Dispatcher.ResponseData;
+  readonly response: PoolResponse;
   readonly sessionSent: boolean;
 }
 
 /**
- * Sends one request on the shell's dispatcher. Never follows redirects (undici does not by default).
- * Rejects with an `McpError` (`not_sent`) when the authorizer fails; network errors reject as undici's.
+ * Sends one request on the shell's pool. Never follows redirects (neither pool does).
+ * Rejects with an `McpError` (`not_sent`) when the authorizer fails; network errors reject as the pool's own.
  */
 export async function issue(
   shell: HttpShell,
@@ -48,7 +48,7 @@ export async function issue(
 ): Promise<Issued> {
   for (let attempt = 0; ; attempt++) {
     const built = await authorized(shell, spec);
-    const response = await shell.dispatcher.request({
+    const response = await shell.pool.request({
       origin: shell.url.origin,
       path: `${shell.url.pathname}${shell.url.search}`,
       method: spec.method,
@@ -84,7 +84,7 @@ async function tellRefused(
   shell: HttpShell,
   spec: HeaderSpec,
   status: 401 | 403,
-  response: Dispatcher.ResponseData,
+  response: PoolResponse,
   authorization: string | undefined,
 ): Promise<boolean> {
   const challenges: AuthChallenge[] = parseWwwAuthenticate(response.headers['www-authenticate']);

@@ -34,6 +34,8 @@ const QUEUE_ENTRY_BYTES = 256;
 const ERROR_TAIL_CHARS = 8 * 1024;
 /** After the server exits, how long we wait for stdout to drain before reporting (a grandchild may hold it open). */
 const STDOUT_DRAIN_MS = 200;
+/** After a broken pipe, how long we wait for the server's exit, to report that instead of the pipe. */
+const BROKEN_PIPE_WAIT_MS = 500;
 
 type State = 'new' | 'starting' | 'open' | 'failed_start';
 
@@ -59,6 +61,8 @@ export class StdioConnection implements Connection {
   readonly #stderr = new StderrRing();
   readonly #skipped: SkippedLines;
   #overflowed = false;
+  /** True once the server sent a message: before that, an exit is an exit during startup. */
+  #answered = false;
   #state: State = 'new';
   #starting: Promise<void> | undefined;
   #child: ChildProcess | undefined;
@@ -79,7 +83,7 @@ export class StdioConnection implements Connection {
 
   constructor(options: StdioTransportOptions) {
     this.#options = options;
-    this.target = commandTarget(options.command);
+    this.target = commandTarget(options.command, options.args);
     // JSON that is not a JSON-RPC message (a JSON log line) is skipped like any other noise.
     this.#decoder = new LineDecoder(options.maxMessageBytes, isMessage);
     this.#maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
@@ -155,13 +159,9 @@ export class StdioConnection implements Connection {
     } catch (cause) {
       const what = 'method' in message ? message.method : 'an answer';
       return Promise.reject(
-        new McpError(
-          'config',
-          `${what} to ${this.target} was not sent: it is not JSON data (a BigInt or a cycle?)`,
-          {
-            cause,
-          },
-        ),
+        new McpError('config', `${what} to ${this.target}: it is not JSON data (a BigInt or a cycle?)`, {
+          cause,
+        }),
       );
     }
     // Lines wait for the one being written (the pipe's backpressure); what waits is bounded, so a server
@@ -209,10 +209,21 @@ export class StdioConnection implements Connection {
           code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
         const delivery = notSent ? 'not_sent' : 'unknown';
         if (this.#silenced || this.#exit !== undefined) reject(this.#closedError('send', error));
-        else {
-          const why = notSent
-            ? `its stdin is closed (${code}); the message was not sent`
-            : `the write failed (${code})`;
+        else if (notSent && !this.#answered) {
+          // At startup a broken pipe is usually a server that is exiting: wait briefly and say that.
+          void this.#exitedWithin(BROKEN_PIPE_WAIT_MS).then((exited) => {
+            if (exited && !this.#silenced) {
+              const options = { ...this.#errorOptions(), delivery: 'not_sent' as const, cause: error };
+              reject(new McpError('closed', this.#exitText(), options));
+            } else {
+              const why = `its stdin is closed (${code})`;
+              reject(
+                new McpError('transport', `write to ${this.target}: ${why}`, { delivery, cause: error }),
+              );
+            }
+          });
+        } else {
+          const why = notSent ? `its stdin is closed (${code})` : `the write failed (${code})`;
           reject(new McpError('transport', `write to ${this.target}: ${why}`, { delivery, cause: error }));
         }
       });
@@ -280,6 +291,7 @@ export class StdioConnection implements Connection {
     if (skipped !== undefined && this.#onSkipped(skipped)) return;
     for (const value of values) {
       if (this.#silenced) return;
+      this.#answered = true;
       this.#events.message(value);
     }
     if (error) {
@@ -317,11 +329,34 @@ export class StdioConnection implements Connection {
     // Deliver what the server wrote before exiting, then report; a grandchild holding stdout must not stall us.
     const drained = new Promise<void>((resolve) => setTimeout(resolve, STDOUT_DRAIN_MS).unref());
     void Promise.race([this.#stdoutEnded, drained]).then(() => {
-      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      this.#fail(
-        new McpError('closed', `${this.target} (pid ${this.#child?.pid}) ${how}`, this.#errorOptions()),
-      );
+      this.#fail(new McpError('closed', this.#exitText(), this.#errorOptions()));
     });
+  }
+
+  /** `node x.mjs (pid 7) exited during startup with code 2`: how the server ended, in one clause. */
+  #exitText(): string {
+    const code = this.#exit?.code ?? null;
+    const signal = this.#exit?.signal ?? null;
+    const when = this.#answered ? '' : ' during startup';
+    const how = signal
+      ? `was killed by ${signal}${when}`
+      : `exited${when} with code ${code}${exitHint(code)}`;
+    return `${this.target} (pid ${this.#child?.pid}) ${how}`;
+  }
+
+  /** True once the server exited and its output drained, if that happens within `ms`. */
+  async #exitedWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    });
+    await Promise.race([this.#exited, late]);
+    clearTimeout(timer);
+    if (this.#exit === undefined) return false;
+    const drained = new Promise<void>((resolve) => setTimeout(resolve, STDOUT_DRAIN_MS).unref());
+    await Promise.race([this.#stdoutEnded, drained]);
+    return true;
   }
 
   /** "The server MAY shut down by closing stdout" (S25/basic/lifecycle): treat it as the end of the connection. */
@@ -366,3 +401,10 @@ function isMessage(value: unknown): boolean {
 }
 
 function ignore(): void {}
+
+/** What a shell-convention exit status says about a start that failed (the stderr tail says more). */
+function exitHint(code: number | null): string {
+  if (code === 127) return ' (a program it runs was not found)';
+  if (code === 126) return ' (a program it runs is not executable)';
+  return '';
+}

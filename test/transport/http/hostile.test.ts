@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { connect } from '../../../src/index.js';
 import { LISTEN_BUDGET, RESUME_BUDGET } from '../../../src/transport/http/backoff.js';
-import { MAX_CONNECTIONS_PER_ORIGIN } from '../../../src/transport/http/dispatcher.js';
+import { MAX_CONNECTIONS_PER_ORIGIN } from '../../../src/transport/http/create-pool.js';
 import { CALL_TOOL, connectHttp, failedSend, rejection } from '../../helpers/http-once.js';
 import { waitFor } from '../../helpers/wait.js';
 import { json, type Recorded, result, serversClosedAfter } from './test-server.js';

@@ -12,7 +12,7 @@ describe('StdioConnection: messages', () => {
   it('exchanges line-delimited JSON with a real server', async () => {
     const { connection, recorder } = await open('echo-server.mjs');
     assert.equal(connection.kind, 'stdio');
-    assert.equal(connection.target, path.basename(process.execPath));
+    assert.equal(connection.target, `${path.basename(process.execPath)} echo-server.mjs`);
     assert.ok(must(connection.pid, 'the server pid') > 0);
     await connection.send(request(1, 'initialize'));
     await connection.send(request(2, 'tools/call', { name: 'echo', arguments: { text: 'héllo\nworld' } }));
@@ -82,7 +82,8 @@ describe('StdioConnection: messages', () => {
     await connection.send(request(1, 'tools/call', { name: 'echo', arguments: { text: 'x' } }));
     const error = await recorder.waitClosed();
     assert.equal(error.kind, 'closed');
-    assert.match(error.message, /exited with code 3/);
+    // It never answered anything, so to the transport this is still startup.
+    assert.match(error.message, /exited during startup with code 3$/);
     assert.match(error.stderrTail ?? '', /crashing in the middle/);
     const report = await connection.close();
     assert.equal(report.process?.exitCode, 3);
@@ -142,7 +143,7 @@ describe('StdioConnection: start', () => {
     const { connection, recorder } = await open('exit-at-start.mjs');
     const error = await recorder.waitClosed();
     assert.equal(error.kind, 'closed');
-    assert.match(error.message, /exited with code 2/);
+    assert.match(error.message, /exited during startup with code 2$/);
     assert.match(error.stderrTail ?? '', /config missing/);
     assert.doesNotMatch(error.stderrTail ?? '', /sk-live/);
     const report = await connection.close();
