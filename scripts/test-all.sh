@@ -10,7 +10,7 @@ summary=$(mktemp)
 trap 'rm -f "$summary"' EXIT
 
 step "install (npm ci)"
-if [ -n "${CI:-}" ] || [ ! -d node_modules ] || ! cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null; then
+if [ -n "${CI:-}" ] || ! node scripts/node-modules-current.mjs; then
   npm ci --no-audit --no-fund
 fi
 
