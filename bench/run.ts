@@ -16,6 +16,7 @@ import { runInstall } from './groups/install.js';
 import { runLarge } from './groups/large.js';
 import { runLatency } from './groups/latency.js';
 import { runRss } from './groups/rss.js';
+import { runRuntimes } from './groups/runtimes.js';
 import { runWorker } from './groups/worker.js';
 import type { BenchReport, Section } from './model.js';
 import { writeDocs } from './report/docs.js';
@@ -32,6 +33,7 @@ const GROUPS = [
   'install',
   'rss',
   'worker',
+  'runtimes',
 ] as const;
 type Group = (typeof GROUPS)[number];
 
@@ -115,6 +117,19 @@ if (selected('worker')) {
       }),
     );
   } else skipped.push('worker: dist/index.js is missing (run `npm run build`)');
+}
+if (selected('runtimes')) {
+  if (autosAvailable()) {
+    sections.push(
+      await runRuntimes({
+        rounds: quick ? 3 : 10,
+        callRounds: quick ? 1 : 3,
+        calls: quick ? 100 : 300,
+        warmup: quick ? 20 : 100,
+        log,
+      }),
+    );
+  } else skipped.push('runtimes: dist/index.js is missing (run `npm run build`)');
 }
 
 const cpu = cpus();

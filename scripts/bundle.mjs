@@ -1,6 +1,7 @@
 // Bundles the library and the CLI into dist/ as a few ESM files: importing one file instead of ~40 halves
 // the cold import (measured: ~21 ms vs ~49 ms on Node 20 here). The HTTP transport stays a separate chunk,
-// loaded only when an HTTP server is used; undici stays an external dependency. Types come from tsc.
+// loaded only when an HTTP server is used; undici stays an external dependency, as do jsonc-parser and
+// smol-toml (imported by autos-mcp/servers only when it reads a file of their kind). Types come from tsc.
 import { build } from 'esbuild';
 
 await build({
@@ -10,6 +11,9 @@ await build({
     settings: 'src/settings/index.ts',
     content: 'src/content/index.ts',
     worker: 'src/worker/index.ts',
+    servers: 'src/servers/index.ts',
+    tools: 'src/agents/index.ts',
+    ai: 'src/agents/ai/index.ts',
     'worker-thread': 'src/worker/thread.ts',
     bin: 'src/cli/bin.ts',
   },
@@ -19,7 +23,15 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  external: ['undici', 'oauth4webapi', '@napi-rs/keyring'],
+  external: [
+    'undici',
+    'oauth4webapi',
+    '@napi-rs/keyring',
+    'jsonc-parser',
+    'smol-toml',
+    'ai',
+    '@cfworker/json-schema',
+  ],
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
 });

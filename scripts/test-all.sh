@@ -107,6 +107,10 @@ for v in 22 24; do
   npx -y -p "node@${v}" node --import tsx --test --test-reporter=spec "${real_peer[@]}" | tee -a "$summary"
 done
 
+step "runtime suite: the packed package under Node, Bun and Deno (npm packages, pinned in test/runtimes/binaries.ts)"
+# Fetched with npx into npm's cache on first use; a runtime that cannot be fetched fails the run.
+node --import tsx --test --test-reporter=spec test/runtimes/suite.ts | tee -a "$summary"
+
 step "conformance suite (@modelcontextprotocol/conformance, both revisions)"
 bash scripts/conformance.sh
 

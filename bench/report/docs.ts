@@ -48,7 +48,8 @@ How fast autos-mcp is next to a hand-written client and the official SDKs, and h
 
 \`npm run bench\` builds the library and runs \`bench/run.ts\` (about 5–10 minutes on 2 cores).
 \`npm run bench -- --quick\` is a smoke run with small counts; \`--only <group>\` runs one of
-\`latency\`, \`first-result\`, \`cold-start\`, \`large\`, \`import\`, \`install\`, \`rss\`, \`worker\`.
+\`latency\`, \`first-result\`, \`cold-start\`, \`large\`, \`import\`, \`install\`, \`rss\`, \`worker\`,
+\`runtimes\`.
 
 ## Method
 

@@ -55,6 +55,12 @@ export interface ParsedArgs {
   reveal: boolean;
   /** The options only `settings` takes that were given, by name, to refuse them on other commands. */
   settingsOptions: string[];
+  /** `--config FILE`: read configured servers from that one file only. */
+  configFile: string | undefined;
+  /** `--trust-project`: start servers of untrusted project config files, for this run. */
+  trustProject: boolean;
+  /** `types --out file.ts`: where the generated module is written (default stdout). */
+  out: string | undefined;
 }
 
 /** A secret `settings set` reads (its value never comes from argv). */
@@ -80,6 +86,8 @@ const VALUE_OPTIONS = new Set([
   '--command',
   '--arg',
   '--url',
+  '--config',
+  '--out',
 ]);
 const FLAG_OPTIONS = new Set(['--device', '--no-browser', '--dcr', '--dpop']);
 /** Flags of `settings` (and `--plaintext-file`, which `--settings` takes too). */
@@ -142,6 +150,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     replace: false,
     reveal: false,
     settingsOptions: [],
+    configFile: undefined,
+    trustProject: false,
+    out: undefined,
   };
   /** `--env`, `--header` and `--auth-token` in order: read once the command is known (settings takes names). */
   const envAndHeaders: Array<{ option: string; value: string }> = [];
@@ -154,6 +165,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (arg === '--json') parsed.json = true;
     else if (arg === '--help' || arg === '-h') parsed.help = true;
     else if (arg === '--version' || arg === '-V') parsed.version = true;
+    else if (arg === '--trust-project') parsed.trustProject = true;
     else if (FLAG_OPTIONS.has(arg)) applyFlag(parsed, arg);
     else if (SETTINGS_FLAGS.has(arg)) applySettingsFlag(parsed, arg, envAndHeaders);
     else if (arg === '--client-secret' || arg.startsWith('--client-secret='))
@@ -193,7 +205,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 }
 
 /** The commands that take a target (a URL, `-- command…` or `--settings <name>`). */
-export const TARGET_COMMANDS: ReadonlySet<string> = new Set(['tools', 'call', 'discover']);
+export const TARGET_COMMANDS: ReadonlySet<string> = new Set(['tools', 'call', 'discover', 'types']);
 
 /** Whether `--json` was given before any `--` (for usage errors found before parsing finished). */
 export function jsonRequested(argv: readonly string[]): boolean {
@@ -248,6 +260,14 @@ function applyOption(parsed: ParsedArgs, name: string, value: string): void {
   if (LOGIN_OPTIONS.has(name)) parsed.loginOptions.push(name);
   if (SETTINGS_ONLY.has(name)) parsed.settingsOptions.push(name);
   switch (name) {
+    case '--out':
+      if (value === '') throw new UsageError('--out needs a file name');
+      parsed.out = value;
+      return;
+    case '--config':
+      if (value === '') throw new UsageError('--config needs a file');
+      parsed.configFile = value;
+      return;
     case '--settings':
       if (value === '') throw new UsageError('--settings needs the name of saved settings');
       parsed.settingsName = value;
@@ -313,7 +333,7 @@ function shown(word: string): string {
 }
 
 /** Programs that start servers, and script files: a word like these without `--` was meant as a command. */
-const COMMAND_LIKE =
+export const COMMAND_LIKE =
   /^(node|npx|npm|pnpm|yarn|bunx?|deno|uvx?|python3?|pipx|docker|podman|java|go|cargo|ruby|php|dotnet|autos-mcp)$|\.(m?js|cjs|ts|py|sh|rb|jar|exe)$|^\.{0,2}\//;
 
 /**
@@ -336,9 +356,11 @@ function placementProblem(parsed: ParsedArgs): void {
       );
     return;
   }
-  // A tool name comes first in `call`: a tool called `go` is not a command.
+  // A tool name comes first in `call`: a tool called `go` is not a command, nor is an argument `file=x.sh`.
   const from = parsed.command === 'call' ? 1 : 0;
-  const command = words.findIndex((word, i) => i >= from && COMMAND_LIKE.test(word));
+  const command = words.findIndex(
+    (word, i) => i >= from && COMMAND_LIKE.test(word) && !(from === 1 && word.includes('=')),
+  );
   if (command !== -1) {
     const rest = words
       .slice(command)
@@ -349,7 +371,9 @@ function placementProblem(parsed: ParsedArgs): void {
     );
   }
   if (parsed.command === 'call' && words.length > 0)
-    throw new UsageError('no target: give a URL (first or last), or -- <command> [args…] at the end');
+    throw new UsageError(
+      'no target: give a URL (first or last), -- <command> [args…] at the end, or a configured server as NAME.TOOL',
+    );
 }
 
 /**

@@ -14,13 +14,15 @@ const MODERN = '2026-07-28';
 const LEGACY = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const SERVER_INFO = { name: 'autos-mcp-demo', version: '1.0.0' };
 /** The longest line read; a longer one is answered with a parse error and skipped. */
 const MAX_LINE = 4 * 1024 * 1024;
 
 const INSTRUCTIONS =
   'Demo server for autos-mcp. Tools: echo (repeat text), slow (progress notifications), ' +
-  'image (a small PNG), fail (a tool error result).';
+  'image (a small PNG), confirm (asks the user, 2026-07-28), typed (returns its arguments), ' +
+  'fail (a tool error result).';
 
 const TOOLS = [
   {
@@ -51,6 +53,38 @@ const TOOLS = [
     },
   },
   { name: 'image', description: 'Returns a small PNG image.', inputSchema: { type: 'object' } },
+  {
+    name: 'confirm',
+    description:
+      'Asks the user to confirm `text` (2026-07-28: an input_required result with one elicitation) and returns what they answered.',
+    inputSchema: {
+      type: 'object',
+      properties: { text: { type: 'string', description: 'What to confirm.' } },
+      required: ['text'],
+    },
+  },
+  {
+    name: 'typed',
+    description: 'Returns its arguments as one line of JSON, to see the types they arrived with.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        id: { type: 'string', description: 'An id that stays a string, such as 1712345.000100.' },
+        count: { type: 'integer', description: 'A whole number.' },
+        ratio: { type: 'number', description: 'Any number.' },
+        dryRun: { type: 'boolean', description: 'true or false.' },
+        mode: { type: 'string', enum: ['fast', 'safe'], description: 'fast or safe.' },
+        tags: { type: 'array', items: { type: 'string' }, description: 'A list of strings.' },
+        options: {
+          type: 'object',
+          properties: { depth: { type: 'integer' } },
+          description: 'An object, such as {"depth":2}.',
+        },
+      },
+      required: ['id'],
+      additionalProperties: false,
+    },
+  },
   {
     name: 'fail',
     description: 'Always fails with a tool error (isError: true), never a protocol error.',
@@ -292,6 +326,10 @@ class DemoServer {
         case 'image':
           this.#png ??= makePng().toString('base64');
           return { content: [{ type: 'image', data: this.#png, mimeType: 'image/png' }] };
+        case 'confirm':
+          return confirm(rpc.params, args);
+        case 'typed':
+          return { content: [{ type: 'text', text: JSON.stringify(args) }] };
         case 'fail': {
           const reason = args['reason'];
           return {
@@ -309,6 +347,52 @@ class DemoServer {
       throw error;
     }
   }
+}
+
+/**
+ * `confirm`, by MRTR (S26/basic/patterns/mrtr): the first request gets `input_required` with one form
+ * elicitation (only for a client that declared elicitation); the retry carries the answer under the same
+ * key. Stateless: what is confirmed is the retry's own `text`. A 2025 session has no MRTR, and this demo
+ * server sends no server-to-client requests, so there it is a tool error that says so.
+ */
+function confirm(params: Json, args: Json): Json {
+  const text = args['text'];
+  if (typeof text !== 'string') throw new ToolInputError('text must be a string');
+  const meta = object(params['_meta']);
+  if (meta[META_VERSION] === undefined)
+    return {
+      content: [{ type: 'text', text: 'confirm needs protocol 2026-07-28 (it asks through input_required)' }],
+      isError: true,
+    };
+  const answer = object(object(params['inputResponses'])['confirm']);
+  if (answer['action'] === undefined) {
+    const capabilities = object(meta[META_CLIENT_CAPABILITIES]);
+    if (capabilities['elicitation'] === undefined)
+      return {
+        content: [{ type: 'text', text: 'confirm needs a client that answers elicitation' }],
+        isError: true,
+      };
+    return {
+      resultType: 'input_required',
+      inputRequests: {
+        confirm: {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message: `Confirm: ${text.slice(0, 200)}?`,
+            requestedSchema: {
+              type: 'object',
+              properties: { ok: { type: 'boolean', title: 'Confirm' } },
+              required: ['ok'],
+            },
+          },
+        },
+      },
+    };
+  }
+  const ok = answer['action'] === 'accept' && object(answer['content'])['ok'] === true;
+  const said = ok ? 'confirmed' : `not confirmed (${String(answer['action']).slice(0, 20)})`;
+  return { content: [{ type: 'text', text: `${said}: ${text}` }], structuredContent: { confirmed: ok } };
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -24,6 +24,7 @@ import {
   TARGET_COMMANDS,
   UsageError,
 } from './args.js';
+import { readArgumentSources } from './argument-sources.js';
 import {
   authCommand,
   loginCommand,
@@ -45,13 +46,16 @@ import {
   settingsCommand,
   targetWithSettings,
 } from './settings.js';
+import { ArgumentError, argumentSources, coerceArguments, parseArgumentWords } from './tool-arguments.js';
 import {
   closestNames,
+  formatParameters,
   formatToolHelp,
   formatToolList,
   terminalSafe,
   unknownToolMessage,
 } from './tool-help.js';
+import { TYPES_HELP, typesCommand } from './types-command.js';
 
 /** Exit codes: stable, documented in docs/cli.md. */
 export const EXIT = {
@@ -71,17 +75,21 @@ export interface CliIo {
 }
 
 const TARGET_HELP = `A target is a URL (https://…, or http:// on loopback), or -- followed by a command and its
-arguments (never a shell string), or --settings <name> (saved with autos-mcp settings set); with a URL or a
-command too, the saved settings are merged over it (the target gives the server, the settings the secrets).`;
+arguments (never a shell string), or the name of a configured server (autos-mcp servers lists them; for
+call, NAME.TOOL), or --settings <name> (saved with autos-mcp settings set); with another target too, the
+saved settings are merged over it (the target gives the server, the settings the secrets).
+--config FILE reads configured servers from that file only; --trust-project starts the servers of project
+config files not trusted yet, for this run (trust one for good: autos-mcp servers trust FILE).`;
 
 const HELP: Record<string, string> = {
   main: `autos-mcp — call the tools of MCP servers on demand.
 
 Usage:
   autos-mcp tools [options] <target>               list the server's tools
-  autos-mcp call [options] <tool> [json-args] <target>
+  autos-mcp call [options] <tool> [key=value…] <target>
                                                    call one tool
   autos-mcp discover [options] <target>            what the server says about itself
+  autos-mcp types [--out file.ts] <target>         a typed TypeScript module of the server's tools
   autos-mcp demo                                   run the main job against the bundled demo server
   autos-mcp demo-server                            the bundled demo MCP server, on stdio (a target:
                                                    autos-mcp tools -- autos-mcp demo-server)
@@ -89,6 +97,8 @@ Usage:
   autos-mcp logout <url>                           forget the login of a server
   autos-mcp auth status [<url>]                    what is logged in (never a token)
   autos-mcp settings set|get|list|rm [<name>]      saved server configs and secrets (OS credential store)
+  autos-mcp servers [trust [<file>]]               the servers configured in MCP clients' files; trust one
+  autos-mcp pin <name> [<tool>…]                   approve a configured server's tool definitions as they are now
 
 ${TARGET_HELP}
 An HTTP target uses the stored login of its URL, when there is one (see autos-mcp login --help).
@@ -101,6 +111,8 @@ Options:
   --env NAME=value     extra environment variable for a stdio server (repeatable)
   --cwd <dir>          working directory of a stdio server
   --settings <name>    use the saved settings <name> (see autos-mcp settings --help)
+  --config <file>      configured servers from this file only (see autos-mcp servers --help)
+  --trust-project      start servers of project config files not trusted yet, for this run
   -h, --help           help (also after a command; call <tool> --help <target>: that tool's parameters)
   -V, --version        the version of autos-mcp
 
@@ -113,18 +125,26 @@ Lists every tool (all pages) with its parameters: type, required or optional, de
 Tools with malformed definitions are listed as left out, with the reason.
 ${TARGET_HELP}
 Example: autos-mcp tools -- autos-mcp demo-server`,
-  call: `Usage: autos-mcp call [--json] [--protocol v] [--timeout ms] <tool> [json-args] <target>
+  call: `Usage: autos-mcp call [--json] [--protocol v] [--timeout ms] <tool> [key=value…] <target>
        autos-mcp call <tool> --help <target>       that tool's parameters (nothing is called)
 
-Calls one tool with a JSON object of arguments (default {}). Progress is shown on stderr. The tool name
-is checked against the server's list first: an unknown name is exit code 2, with the closest names.
-A URL target comes first or last: autos-mcp call https://host/mcp echo '{"text":"hi"}'
+Calls one tool. Arguments, coerced by the tool's inputSchema (a string stays a string):
+  key=value        the value as the schema types it: string, integer, number, boolean, enum, or
+                   JSON for an array or object (tags='["a","b"]')
+  key:=<json>      the value as JSON, whatever the schema says (count:=5, id:='"0012"')
+  key=@<file>      the file's text (key=@- reads stdin); key:=@<file> parses it as JSON
+  '{"k":"v"}'      a JSON object of arguments; - reads it from stdin
+An unknown key, a missing required one or a value of the wrong type is exit code 2 before anything
+is sent, with the tool's parameters. Progress is shown on stderr. The tool name is checked against
+the server's list first: an unknown name is exit code 2, with the closest names.
+A URL target comes first or last: autos-mcp call https://host/mcp echo text=hi
 ${TARGET_HELP}
 Images, audio and embedded blobs are written to files (a fresh private directory under the temp
 directory, left for you) and shown as one line each: image/png 1234 bytes → /tmp/…/ab12….png; with
 --json, the result carries path, mimeType, bytes and sha256 instead of the base64 data.
-Example: autos-mcp call echo '{"text":"hi"}' -- autos-mcp demo-server
+Example: autos-mcp call echo text=hi -- autos-mcp demo-server
 Exit code 1 means the tool ran and reported an error (isError); 3 means the call failed.`,
+  types: TYPES_HELP,
   discover: `Usage: autos-mcp discover [--json] [--protocol v] <target>
 
 Shows the protocol version in use, server info, capabilities and instructions (instructions are data
@@ -183,6 +203,26 @@ store. Use them with --settings <name> on tools, call and discover.
 No OS credential store (e.g. no Secret Service on Linux): an error that names the fix, exit code 2.
 Ctrl-C at a prompt: nothing is saved, exit code 130.
 Example: printf '%s\\n' "$API_KEY" | autos-mcp settings set demo --env API_KEY`,
+  servers: `Usage: autos-mcp servers [--json] [--config FILE]
+       autos-mcp servers trust [FILE]             trust a project config file's current content
+       autos-mcp servers untrust FILE
+
+Lists the MCP servers configured in the files of MCP clients and autos-mcp's own: the project's
+(autos-mcp.json, .mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml, opencode.json[c] in
+this directory and up to the git root), then the user's (autos-mcp's servers.json, ~/.claude.json,
+Claude Desktop, ~/.cursor/mcp.json, VS Code's user mcp.json, Windsurf, ~/.codex/config.toml, OpenCode).
+The first definition of a name wins; the others are shown as shadowed. Each server is a target:
+autos-mcp tools NAME, autos-mcp call NAME.TOOL key=value, autos-mcp discover NAME.
+A project file can run any command: its servers start only once you trust its current content
+(servers trust FILE; without FILE, every project file found here), or with --trust-project for one run.
+Problems (a malformed file and its line, an entry that cannot be used and why) are printed on stderr.
+Placeholders (\${VAR}, \${VAR:-default}, \${env:VAR}) are shown as written, and read only at connect.`,
+  pin: `Usage: autos-mcp pin NAME [TOOL…] [--config FILE] [--trust-project] [--json]
+
+Lists the configured server NAME's tools and stores the current definition of each (or of the TOOLs
+named) as approved, by digest, in pinned-tools.json in autos-mcp's config directory. From then on a
+pinned tool whose name, title, description, schemas or annotations changed is refused before it is
+called (tool_changed, nothing sent), and autos-mcp tools NAME marks it. Run pin again to approve a change.`,
   demo: `Usage: autos-mcp demo
 
 Starts the bundled demo server (autos-mcp demo-server) and shows the main job: list tools, call one,
@@ -190,9 +230,11 @@ watch progress, get an image, and see a tool error returned as a result.`,
   'demo-server': `Usage: autos-mcp demo-server
 
 The demo MCP server shipped with autos-mcp, on stdio (one JSON-RPC message per line; revisions
-2025-11-25 and 2026-07-28). Tools: echo, slow (progress), image (a PNG), fail (an isError result).
-Start it as a target: autos-mcp call echo '{"text":"hi"}' -- autos-mcp demo-server
-(or, without installing: npx -y autos-mcp call echo '{"text":"hi"}' -- npx -y autos-mcp demo-server).`,
+2025-11-25 and 2026-07-28). Tools: echo, slow (progress), image (a PNG), confirm (asks through a
+2026-07-28 input_required elicitation), typed (returns its arguments, to see their types), fail (an
+isError result).
+Start it as a target: autos-mcp call echo text=hi -- autos-mcp demo-server
+(or, without installing: npx -y autos-mcp call echo text=hi -- npx -y autos-mcp demo-server).`,
 };
 
 /**
@@ -256,6 +298,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stdout.write(`${HELP[command]}\n`);
     return EXIT.ok;
   }
+  if (command !== 'types' && parsed.out !== undefined)
+    return usageError(io, json, '--out is an option of types', HELP[command]);
   if (command !== 'login' && parsed.loginOptions.length > 0)
     return usageError(io, json, `${parsed.loginOptions[0]} is an option of login`, HELP[command]);
   const misplaced =
@@ -272,6 +316,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     const extra = demoExtra(parsed);
     if (extra !== undefined) return usageError(io, json, `${command} takes no ${extra}`, HELP[command]);
   }
+  if (
+    !targets &&
+    command !== 'servers' &&
+    command !== 'pin' &&
+    (parsed.configFile !== undefined || parsed.trustProject)
+  )
+    return usageError(
+      io,
+      json,
+      `${parsed.configFile !== undefined ? '--config' : '--trust-project'} is an option of tools, call, discover, servers and pin`,
+      HELP[command],
+    );
   const hintUrl = targets ? loginHintTarget(parsed) : undefined;
   try {
     switch (command) {
@@ -279,6 +335,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await toolsCommand(parsed, io);
       case 'call':
         return parsed.help ? await toolHelpCommand(parsed, io) : await callCommand(parsed, io);
+      case 'types':
+        return await typesCommand(parsed, io, { resolveTarget, withServer });
       case 'discover':
         return await discoverCommand(parsed, io);
       case 'login':
@@ -289,6 +347,16 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await authCommand(parsed, io);
       case 'settings':
         return await settingsCommand(parsed, io);
+      case 'servers': {
+        const { serversCommand } = await import('./servers.js');
+        return await serversCommand(parsed, io);
+      }
+      case 'pin': {
+        const { pinCommand } = await import('./servers.js');
+        return await pinCommand(parsed, io, (config) =>
+          withServer({ config }, io, async (client) => (await client.listToolsDetailed()).digests),
+        );
+      }
       case 'demo-server': {
         const { serveDemo } = await import('./demo-server.js');
         const stdin = io.stdin ?? process.stdin;
@@ -324,7 +392,9 @@ function hasTarget(parsed: ParsedArgs): boolean {
   return (
     parsed.serverCommand !== undefined ||
     parsed.settingsName !== undefined ||
-    parsed.positionals.some((word) => /^https?:\/\//i.test(word))
+    parsed.positionals.some((word) => /^https?:\/\//i.test(word)) ||
+    // `call NAME.TOOL --help`: a configured server (looked up when the target is resolved).
+    (parsed.command === 'call' && (parsed.positionals[0] ?? '').includes('.'))
   );
 }
 
@@ -349,7 +419,8 @@ async function resolveTarget(
   parsed: ParsedArgs,
   io: CliIo,
 ): Promise<{ config: ServerConfig; settings?: Settings }> {
-  const target = await targetWithSettings(parsed, io);
+  const { configuredTarget } = await import('./servers.js');
+  const target = await targetWithSettings(parsed, io, await configuredTarget(parsed));
   checkTargetOptions(parsed, target.config);
   return target;
 }
@@ -409,22 +480,40 @@ async function toolHelpCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
 
 async function callCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
   const target = await resolveTarget(parsed, io);
-  const [tool, rawArgs, extra] = parsed.positionals;
+  const [tool, ...words] = parsed.positionals;
   if (!tool) throw new UsageError('call needs a tool name');
-  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
-  let args: Record<string, unknown> = {};
-  if (rawArgs !== undefined) {
-    try {
-      args = JSON.parse(rawArgs) as Record<string, unknown>;
-    } catch {
-      throw new UsageError('json-args is not valid JSON (quote it: \'{"key":"value"}\')');
-    }
-    if (typeof args !== 'object' || args === null || Array.isArray(args))
-      throw new UsageError('json-args must be a JSON object');
-  }
+  // The words' syntax, then their files and stdin, are checked before anything is started.
+  const argumentWords = parseArgumentWords(words);
+  if (argumentWords instanceof ArgumentError)
+    return usageError(io, parsed.json, argumentWords.message, HELP['call'], {
+      problems: argumentWords.problems,
+    });
+  const sources = await readArgumentSources(
+    argumentSources(argumentWords),
+    io.stdin ?? (process.stdin as unknown as SecretInput),
+  );
+  const unread = [...sources.values()].flatMap((read) => ('problem' in read ? [read.problem] : []));
+  if (unread.length > 0)
+    return usageError(io, parsed.json, unread.join('; '), undefined, { problems: unread });
   // The result is printed the moment it arrives; the server is closed after (a slow exit delays nothing).
   return withServer(target, io, async (client) => {
-    await checkToolName(client, tool);
+    const listed = await checkToolName(client, tool);
+    // Coerced by the listed inputSchema; before anything is sent, a mismatch is a usage error that lists
+    // the tool's parameters. A tool the server did not list: values stay strings (key:=json for others).
+    const args = coerceArguments(
+      argumentWords,
+      listed?.inputSchema,
+      (path) => sources.get(path) ?? { problem: `${path} was not read` },
+    );
+    if (args instanceof ArgumentError) {
+      const name = terminalSafe(tool.slice(0, 120));
+      const message =
+        args.problems.length === 1
+          ? `invalid arguments for ${name}: ${args.message} (nothing was called)`
+          : `invalid arguments for ${name} (nothing was called):\n  ${args.problems.join('\n  ')}`;
+      const help = listed === undefined ? undefined : `Parameters of ${name}:\n${formatParameters(listed)}`;
+      return usageError(io, parsed.json, message, help, { tool, problems: args.problems });
+    }
     const bar = progressBar(io.stderr);
     let result: ToolCallOutcome;
     try {

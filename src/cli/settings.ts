@@ -342,27 +342,30 @@ async function rmCommand(parsed: ParsedArgs, name: string, io: CliIo): Promise<n
 
 /**
  * The config of a `tools`/`call`/`discover` target, with `--settings <name>`: the saved settings alone
- * (they then hold a `command` or a `url`), or merged over a URL / `--` command target (the target gives
- * the server, the settings the secrets). `--timeout`, `--protocol`, `--env`, `--header` and `--cwd` given
+ * (they then hold a `command` or a `url`), or merged over a URL / `--` command target or a `configured`
+ * server (the target gives the server, the settings the secrets). `--timeout`, `--protocol`, `--env`, `--header` and `--cwd` given
  * on the command line win over both. The `Settings` are returned too, for `envFrom`.
  */
 export async function targetWithSettings(
   parsed: ParsedArgs,
   io: CliIo,
+  configured?: ServerConfig,
 ): Promise<{ config: ServerConfig; settings?: Settings }> {
   if (parsed.settingsName === undefined) {
     if (parsed.plaintextFile)
       throw new UsageError('--plaintext-file goes with --settings <name> (or settings …)');
-    return { config: targetConfig(parsed) };
+    return { config: configured ?? targetConfig(parsed) };
   }
   const name = parsed.settingsName;
   if (!NAME.test(name))
     throw new UsageError(
       '--settings needs a settings name (A-Z a-z 0-9 . _ -, starting with a letter or digit)',
     );
-  const hasTarget = parsed.serverCommand !== undefined || targetUrl(parsed) !== undefined;
-  // The target is checked (and taken out of the positionals) before the store is touched.
-  const target = hasTarget ? targetConfig(parsed) : undefined;
+  const hasTarget =
+    configured !== undefined || parsed.serverCommand !== undefined || targetUrl(parsed) !== undefined;
+  // The target is checked (and taken out of the positionals) before the store is touched; a configured
+  // server (autos-mcp/servers) is a target too.
+  const target = hasTarget ? (configured ?? targetConfig(parsed)) : undefined;
   const { settings } = await openCliSettings(parsed, io);
   const saved = (await settings.load(name)) ?? {};
   let config: ServerConfig;

@@ -120,10 +120,19 @@ function paramLines(tool: Tool, indent: string, full: boolean): string[] {
   return lines;
 }
 
-/** `tools`: each tool as `name(a, b)`, its description (3 lines), and one line per parameter. */
+/** The parameter lines of one tool (`  text: string, required — …`), as `tools` prints them; for usage errors. */
+export function formatParameters(tool: Tool): string {
+  const lines = paramLines(tool, '  ', false);
+  return lines.length > 0 ? lines.join('\n') : '  (none)';
+}
+
+/**
+ * `tools`: each tool as `name(a, b)`, its description (3 lines), and one line per parameter; then the
+ * tools left out, a tool that drifted from its pin marked as such (named by its changed parts only).
+ */
 export function formatToolList(
   tools: readonly Tool[],
-  excluded: ReadonlyArray<{ name: string; reason: string }>,
+  excluded: ReadonlyArray<{ name: string; reason: string; drift?: unknown }>,
 ): string {
   const lines: string[] = [];
   for (const tool of tools) {
@@ -140,8 +149,10 @@ export function formatToolList(
       );
     lines.push(...paramLines(tool, '    - ', false));
   }
-  for (const item of excluded)
-    lines.push(`(left out) ${oneLine(item.name, MAX_NAME)}: ${safeText(item.reason)}`);
+  for (const item of excluded) {
+    const mark = item.drift === undefined ? '(left out)' : '(drifted from its pin, left out)';
+    lines.push(`${mark} ${oneLine(item.name, MAX_NAME)}: ${safeText(item.reason)}`);
+  }
   if (lines.length === 0) lines.push('(no tools)');
   return `${lines.join('\n')}\n`;
 }

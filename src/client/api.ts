@@ -12,11 +12,12 @@ import {
   normalizeConfig,
   type ServerConfig,
 } from '../config/index.js';
+import { connectionFailed, connectionIsReady, newConnectionId } from '../diagnostics/publish.js';
 import { type AnyMcpError, isMcpError, McpError, type McpErrorOptions } from '../errors/index.js';
 import { boundedTail } from '../internal/redact.js';
 import type { Connection, ConnectionCloseReport } from '../transport/connection.js';
 import { openConnection } from '../transport/open.js';
-import type { CallOptions } from './call-options.js';
+import type { CallOptions, CallToolOptions } from './call-options.js';
 import { answerInputRequest, clientCapabilities } from './capabilities.js';
 import { ToolCatalog } from './catalog.js';
 import { Client } from './client.js';
@@ -26,12 +27,14 @@ import { notSent } from './not-sent.js';
 import { routeNotification } from './notifications.js';
 import type { ConnectOptions } from './options.js';
 import { Responder } from './responder.js';
-import type { ToolCallOutcome } from './types.js';
+import { filterRefusal } from './tool-filter.js';
+import type { CallToolResult, LegacyVersion, ToolCallOutcome } from './types.js';
 import { Wire } from './wire.js';
 
 async function resolveConnection(
   config: ServerConfig | BaseServerConfig,
   options: ConnectOptions,
+  connectionId: string,
 ): Promise<{ settings: NormalizedCommon; connection: Connection }> {
   if (options.connection !== undefined) {
     return {
@@ -44,6 +47,7 @@ async function resolveConnection(
     auth: options.auth,
     dispatcher: options.dispatcher,
     settings: options.settings,
+    connectionId,
   });
   return { settings: normalized, connection };
 }
@@ -64,13 +68,20 @@ const ERROR_TAIL_CHARS = 8 * 1024;
  * With `options.connection` (e.g. one end of `createMemoryPair()`), `config` holds only the shared
  * settings (`timeoutMs`, `protocolVersion`, …) and that connection is used instead of opening one.
  */
+export function connect(
+  config: (ServerConfig | BaseServerConfig) & LegacyVersion,
+  options?: ConnectOptions,
+): Promise<Client<CallToolResult>>;
+/** `connect()` with a config that may mean 2026-07-28: `callTool` may resolve to an `input_required` result. */
+export function connect(config: ServerConfig | BaseServerConfig, options?: ConnectOptions): Promise<Client>;
 export async function connect(
   config: ServerConfig | BaseServerConfig,
   options: ConnectOptions = {},
 ): Promise<Client> {
   const readyMs = durationMs(options.timeoutMs, 'timeoutMs', Number.NaN, { positive: true });
   const startedAt = Date.now();
-  const { settings, connection } = await resolveConnection(config, options);
+  const connectionId = newConnectionId();
+  const { settings, connection } = await resolveConnection(config, options, connectionId);
   const connectMs = Number.isNaN(readyMs) ? settings.connectTimeoutMs : readyMs;
   // Spawning and resolving the connection count against the deadline too.
   const budget = new ReadyBudget(connectMs - (Date.now() - startedAt));
@@ -86,6 +97,7 @@ export async function connect(
   );
   const engine = new Engine(connection, {
     target: settings.target,
+    connectionId,
     defaultTimeoutMs: settings.timeoutMs,
     onServerRequest: (message) => responder.answer(message),
     onNotification: (message) => routeNotification(message, { catalog, onLog: options.onLog }),
@@ -101,6 +113,8 @@ export async function connect(
     await engine.start();
     const session = await getReady(wire, settings, connection.traits, stepOptions, budget);
     engine.cancelBy(session.cancelBy);
+    engine.markReady();
+    connectionIsReady(engine.trace, session.version, session.serverInfo);
     // 2025: server-initiated requests not tied to a call may need a stream of their own (S25/basic/transports).
     connection.negotiated({
       protocolVersion: session.version,
@@ -122,17 +136,18 @@ export async function connect(
   } catch (error) {
     closeController.abort();
     const failure = engine.failure;
-    const note = engine.note();
-    const report = await engine.close().catch(() => undefined);
-    throw startupError(error, {
+    const facts = {
       target: settings.target,
       pid: connection.process?.pid,
       failure,
-      note,
-      report,
+      note: engine.note(),
       steps: budget.steps,
       connectMs,
-    });
+    };
+    // Published before the close, whose report adds only the stderr tail (never in a payload).
+    connectionFailed(engine.trace, 'connect', startupError(error, { ...facts, report: undefined }));
+    const report = await engine.close().catch(() => undefined);
+    throw startupError(error, { ...facts, report });
   }
 }
 
@@ -195,12 +210,24 @@ function startupError(error: unknown, facts: StartupFacts): unknown {
  * Runs `fn` with a connected client, then closes the client and every process it started — also when
  * `fn` throws. Resolves with what `fn` returned.
  */
-export async function withClient<T>(
+export function withClient<T>(
+  config: (ServerConfig | BaseServerConfig) & LegacyVersion,
+  fn: (client: Client<CallToolResult>) => Promise<T> | T,
+  options?: ConnectOptions,
+): Promise<T>;
+/** `withClient()` with a config that may mean 2026-07-28: `callTool` may resolve to an `input_required` result. */
+export function withClient<T>(
   config: ServerConfig | BaseServerConfig,
   fn: (client: Client) => Promise<T> | T,
+  options?: ConnectOptions,
+): Promise<T>;
+export async function withClient<T>(
+  config: ServerConfig | BaseServerConfig,
+  fn: (client: Client<CallToolResult>) => Promise<T> | T,
   options: ConnectOptions = {},
 ): Promise<T> {
-  const client = await connect(config, options);
+  // The overloads pair the config with the client type: `fn` gets the type its config promises.
+  const client = (await connect(config, options)) as Client<CallToolResult>;
   try {
     return await fn(client);
   } finally {
@@ -210,16 +237,32 @@ export async function withClient<T>(
 
 /** One shot: connect, call one tool, close. `timeoutMs` and `signal` apply to each step. */
 export function callTool(
+  config: (ServerConfig | BaseServerConfig) & LegacyVersion,
+  name: string,
+  args?: Record<string, unknown>,
+  options?: ConnectOptions & CallToolOptions,
+): Promise<CallToolResult>;
+/** One-shot `callTool()` with a config that may mean 2026-07-28: the result may be `input_required`. */
+export function callTool(
+  config: ServerConfig | BaseServerConfig,
+  name: string,
+  args?: Record<string, unknown>,
+  options?: ConnectOptions & CallToolOptions,
+): Promise<ToolCallOutcome>;
+export function callTool(
   config: ServerConfig | BaseServerConfig,
   name: string,
   args: Record<string, unknown> = {},
-  options: ConnectOptions & CallOptions = {},
+  options: ConnectOptions & CallToolOptions = {},
 ): Promise<ToolCallOutcome> {
   const callOptions: CallOptions = {};
   if (options.timeoutMs !== undefined) callOptions.timeoutMs = options.timeoutMs;
   if (options.maxTotalTimeoutMs !== undefined) callOptions.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
   if (options.signal) callOptions.signal = options.signal;
   if (options.onProgress) callOptions.onProgress = options.onProgress;
+  // A tool the config's filter leaves out is refused before anything starts (no spawn, no request).
+  const refused = typeof name === 'string' ? filteredOut(config, name, options) : undefined;
+  if (refused !== undefined) return Promise.reject(refused);
   const connected = connect(config, options).catch((error: unknown) => {
     // The caller asked for a tool call, and it never left: say so, with what went wrong on the way.
     throw notSent(`tools/call ${name}`, 'connecting failed', error);
@@ -231,4 +274,21 @@ export function callTool(
       await client.close();
     }
   });
+}
+
+/** The filter's refusal of `name`, or undefined (also for a bad config: `connect` reports that). */
+function filteredOut(
+  config: ServerConfig | BaseServerConfig,
+  name: string,
+  options: ConnectOptions,
+): McpError | undefined {
+  try {
+    const settings =
+      options.connection === undefined
+        ? normalizeConfig(config as ServerConfig)
+        : normalizeBaseConfig(config, options.connection.target);
+    return filterRefusal(settings, name);
+  } catch {
+    return undefined;
+  }
 }

@@ -19,6 +19,17 @@ export interface CallOptions {
   onProgress?: (progress: Progress) => void;
 }
 
+/** Options of `callTool`: those of every request, and the argument check. */
+export interface CallToolOptions extends CallOptions {
+  /**
+   * Check the arguments against the tool's `inputSchema` before anything is sent (listing the tools
+   * first when the client has no current list): a violation is `kind: 'invalid_arguments'`,
+   * `delivery: 'not_sent'`. Needs the optional peer dependency `@cfworker/json-schema`. Default: the
+   * client's `validateArguments` (connect options), else false.
+   */
+  validateArguments?: boolean;
+}
+
 /** What the client layers add per request on top of the caller's options. */
 export interface EngineRequestOptions extends CallOptions {
   headers?: Readonly<Record<string, string>> | undefined;

@@ -1,25 +1,33 @@
 /**
  * What the client knows of the server's tools: the last checked list with its 2026 cache hints, the tools
  * left out and why, and the `x-mcp-header` parameters to mirror. One owner for that state: the client
- * stores a list here, a `tools/list_changed` notification invalidates it, calls read it.
+ * stores a list here, a `tools/list_changed` notification invalidates it, calls read it. The list a
+ * pinned call is checked against is the last one stored, until a notification invalidates it.
  */
 import type { HeaderParam } from '../protocol/tool-headers.js';
-import { type CheckedTools, isFresh } from './tools.js';
-import type { ToolList } from './types.js';
+import type { ListedTools } from './tool-pins.js';
+import { isFresh } from './tools.js';
+import type { ExcludedTool, Tool, ToolList } from './types.js';
 
 export class ToolCatalog {
   #cached: { list: ToolList; receivedAt: number } | undefined;
   #headerParams = new Map<string, HeaderParam[]>();
-  #excluded = new Map<string, string>();
-  /** Usable tool names of the last list; `undefined` before any list. */
-  #known: Set<string> | undefined;
+  #excluded = new Map<string, ExcludedTool>();
+  /** Usable tools of the last list, by name; `undefined` before any list. */
+  #known: Map<string, Tool> | undefined;
 
   /** Keeps a freshly fetched list; returns the `ToolList` to hand back. */
-  store(checked: CheckedTools, last: Record<string, unknown>, now: number): ToolList {
+  store(checked: ListedTools, last: Record<string, unknown>, now: number): ToolList {
     this.#headerParams = checked.headerParams;
-    this.#excluded = new Map(checked.excluded.map((e) => [e.name, e.reason]));
-    this.#known = new Set(checked.tools.map((t) => t.name));
-    const list: ToolList = { tools: checked.tools, excluded: checked.excluded, fromCache: false };
+    this.#excluded = new Map(checked.excluded.map((e) => [e.name, e]));
+    this.#known = new Map(checked.tools.map((t) => [t.name, t]));
+    const list: ToolList = {
+      tools: checked.tools,
+      excluded: checked.excluded,
+      digests: checked.digests,
+      listDigest: checked.listDigest,
+      fromCache: false,
+    };
     if (typeof last['ttlMs'] === 'number') list.ttlMs = last['ttlMs'];
     if (last['cacheScope'] === 'public' || last['cacheScope'] === 'private')
       list.cacheScope = last['cacheScope'];
@@ -39,13 +47,23 @@ export class ToolCatalog {
     this.#cached = undefined;
   }
 
+  /** True while the last list stored has not been invalidated (a pinned call may be checked against it). */
+  current(): boolean {
+    return this.#cached !== undefined;
+  }
+
   /** True when the last list had `name` as usable or as excluded, so a call need not list first. */
   listed(name: string): boolean {
     return this.#known?.has(name) === true || this.#excluded.has(name);
   }
 
+  /** The definition of `name` in the last list (its schema, for `validateArguments`), if it was usable. */
+  tool(name: string): Tool | undefined {
+    return this.#known?.get(name);
+  }
+
   /** Why `name` was left out of the last list, if it was. */
-  excludedReason(name: string): string | undefined {
+  excluded(name: string): ExcludedTool | undefined {
     return this.#excluded.get(name);
   }
 

@@ -3,13 +3,14 @@
  * and closes everything it started. Server-provided text (descriptions, instructions, logs) is kept as
  * data and never acted on. It owns the negotiated state (`Negotiated`) and replaces it whole when it changes.
  */
-import { debuglog } from 'node:util';
 import type { NormalizedCommon } from '../config/index.js';
+import { debugLog } from '../diagnostics/publish.js';
 import { McpError, RpcError } from '../errors/index.js';
 import { HEADER_MISMATCH } from '../protocol/jsonrpc.js';
 import { META_SERVER_INFO } from '../protocol/versions.js';
 import type { Connection, ProcessReport, TransportKind } from '../transport/connection.js';
-import type { CallOptions } from './call-options.js';
+import type { CallOptions, CallToolOptions } from './call-options.js';
+import { checkCallResult } from './call-result.js';
 import type { ToolCatalog } from './catalog.js';
 import type { Engine } from './engine.js';
 import { discoverModern } from './lifecycle.js';
@@ -17,6 +18,8 @@ import { runWithInput } from './mrtr.js';
 import { type Negotiated, revise } from './negotiated.js';
 import { notSent } from './not-sent.js';
 import type { ConnectOptions } from './options.js';
+import { filterRefusal } from './tool-filter.js';
+import { applyToolPolicy, pinOf } from './tool-pins.js';
 import { checkTools, DEFAULT_MAX_PAGES, fetchAllPages } from './tools.js';
 import type { DiscoverResult, Implementation, Tool, ToolCallOutcome, ToolList } from './types.js';
 import {
@@ -27,7 +30,7 @@ import {
   withVersionRetry,
 } from './wire.js';
 
-const log = debuglog('autos-mcp');
+const log = debugLog;
 
 /** Options of `listTools` and `listToolsDetailed`. */
 export interface ListToolsOptions extends CallOptions {
@@ -59,9 +62,11 @@ interface ClientParts {
 
 /**
  * A connected MCP client for one server. Get one from `connect()` or `withClient()`; close it with
- * `close()` (or `await using`). Calls may run concurrently; each settles exactly once.
+ * `close()` (or `await using`). Calls may run concurrently; each settles exactly once. `Outcome` is what
+ * `callTool` resolves to: `CallToolResult` for a client connected with a config that pins 2025-11-25 (or
+ * names no `protocolVersion`), where no `input_required` result can come back; else `ToolCallOutcome`.
  */
-export class Client {
+export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
   readonly #engine: Engine;
   readonly #wire: Wire;
   readonly #connection: Connection;
@@ -86,8 +91,8 @@ export class Client {
   }
 
   /** @internal Used by `connect()`. */
-  static assemble(parts: ClientParts): Client {
-    return new Client(parts);
+  static assemble<Outcome extends ToolCallOutcome>(parts: ClientParts): Client<Outcome> {
+    return new Client<Outcome>(parts);
   }
 
   /** The protocol revision in use with this server. */
@@ -130,7 +135,10 @@ export class Client {
     return (await this.listToolsDetailed(options)).tools;
   }
 
-  /** Lists every tool, with the ones left out and why, and the 2026 cache hints. */
+  /**
+   * Lists every tool, with the ones left out and why (malformed, filtered by the config's `tools`, or
+   * drifted from its `pin`), each listed tool's digests, the list's digest, and the 2026 cache hints.
+   */
   async listToolsDetailed(options: ListToolsOptions = {}): Promise<ToolList> {
     if (options.cache) {
       const fresh = this.#catalog.fresh(Date.now());
@@ -141,7 +149,7 @@ export class Client {
       this.#config.target,
       options.maxPages ?? DEFAULT_MAX_PAGES,
     );
-    const checked = checkTools(items, { headerRules: this.#headerRules() });
+    const checked = applyToolPolicy(checkTools(items, { headerRules: this.#headerRules() }), this.#config);
     for (const item of checked.excluded)
       log('%s: tool %s left out: %s', this.#config.target, item.name, item.reason);
     return this.#catalog.store(checked, last, Date.now());
@@ -150,28 +158,42 @@ export class Client {
   /**
    * Calls a tool and returns its result as the server sent it. `isError: true` is a result, not an
    * exception. In 2026, an `input_required` result without matching handlers is returned as data.
+   * A tool the config's `tools` filter leaves out is refused (`invalid_tool`) before anything is sent; a
+   * pinned tool is checked against the last list (listed first when there is none, or the server said
+   * its tools changed) and refused (`tool_changed`) when it drifted or is no longer listed.
    */
   async callTool(
     name: string,
     args: Record<string, unknown> = {},
-    options: CallOptions = {},
-  ): Promise<ToolCallOutcome> {
+    options: CallToolOptions = {},
+  ): Promise<Outcome> {
     if (typeof name !== 'string' || name === '') throw new McpError('config', 'callTool needs a tool name');
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       throw new McpError('config', `callTool ${name}: arguments must be an object`);
     }
+    const refused = filterRefusal(this.#config, name);
+    if (refused !== undefined) throw refused;
     const headerRules = this.#headerRules();
     // With 2026 per-message headers the x-mcp-header parameters must be mirrored, so the definition must
-    // be known first: list before the first call, and again for a name the last list did not have.
-    if (headerRules && !this.#catalog.listed(name)) await this.#listFirst(name, options);
+    // be known first: list before the first call, and again for a name the last list did not have. A
+    // pinned tool needs its current definition too: the last list, unless a list_changed invalidated it.
+    const pinned = pinOf(this.#config, name) !== undefined;
+    // Checking the arguments needs the tool's current schema too (S25+26/server/tools `inputSchema`).
+    const validate = options.validateArguments ?? this.#options.validateArguments ?? false;
+    if (
+      (headerRules && !this.#catalog.listed(name)) ||
+      ((pinned || validate) && !this.#catalog.current()) ||
+      (validate && !this.#catalog.listed(name))
+    )
+      await this.#listFirst(name, options);
     try {
-      return await this.#callListed(name, args, options, headerRules);
+      return await this.#callListed(name, args, options, headerRules, validate);
     } catch (error) {
       if (!headerRules || !(error instanceof RpcError) || error.code !== HEADER_MISMATCH) throw error;
       // -32020: the server refused the headers before running anything, so re-fetching the definitions and
       // sending once more with corrected headers is not a replay (S26/basic/transports/streamable-http: SHOULD).
       await this.#listFirst(name, options);
-      return this.#callListed(name, args, options, headerRules);
+      return this.#callListed(name, args, options, headerRules, validate);
     }
   }
 
@@ -206,22 +228,39 @@ export class Client {
   async #callListed(
     name: string,
     args: Record<string, unknown>,
-    options: CallOptions,
+    options: CallToolOptions,
     headerRules: boolean,
-  ): Promise<ToolCallOutcome> {
-    const excludedReason = this.#catalog.excludedReason(name);
-    if (excludedReason !== undefined) {
-      throw new McpError(
-        'invalid_tool',
-        `tool ${name} on ${this.#config.target} was not called: ${excludedReason}`,
-      );
+    validate: boolean,
+  ): Promise<Outcome> {
+    const excluded = this.#catalog.excluded(name);
+    if (excluded !== undefined) {
+      const message = `tool ${name} on ${this.#config.target} was not called: ${excluded.reason}`;
+      // A drifted tool is named with the parts that changed (as data too), never their text.
+      if (excluded.drift !== undefined)
+        throw new McpError('tool_changed', message, { data: { tool: name, ...excluded.drift } });
+      throw new McpError('invalid_tool', message);
+    }
+    if (validate) {
+      const tool = this.#catalog.tool(name);
+      if (tool === undefined) {
+        const why = 'the server does not list it, so its arguments cannot be checked';
+        throw new McpError('invalid_tool', `tool ${name} on ${this.#config.target} was not called: ${why}`, {
+          data: { tool: name },
+        });
+      }
+      // Loaded on first use, with the validator: the default import does not parse either.
+      const { checkArguments } = await import('./arguments.js');
+      await checkArguments(tool, args, this.#config.target);
     }
     const toolHeaders = headerRules ? this.#catalog.headerParams(name) : undefined;
-    return (await this.#call(
+    const { validateArguments: _validate, ...requestOptions } = options;
+    const raw = await this.#call(
       'tools/call',
       { name, arguments: args },
-      toolHeaders ? { ...options, toolHeaders } : options,
-    )) as ToolCallOutcome;
+      toolHeaders ? { ...requestOptions, toolHeaders } : requestOptions,
+    );
+    // The check that makes `Outcome` true: a 2025 session never hands back `input_required`.
+    return checkCallResult(raw, this.#session.era, `tools/call ${name} on ${this.#config.target}`) as Outcome;
   }
 
   /** Sends any request (resources, prompts, custom methods) and returns its raw `result`. */

@@ -5,8 +5,19 @@
  * promise to callers: a request settles exactly once, with its own answer or an `McpError` whose
  * `delivery` is honest; a late answer never reaches another call.
  */
-import { debuglog } from 'node:util';
 import { durationMs } from '../config/durations.js';
+import {
+  type ConnectionTrace,
+  connectionClosed,
+  connectionFailed,
+  connectionOpened,
+  debugNote,
+  newConnectionId,
+  requestEnded,
+  requestFailed,
+  requestStarted,
+  tracingRequests,
+} from '../diagnostics/publish.js';
 import { McpError, RpcError } from '../errors/index.js';
 import {
   classify,
@@ -19,12 +30,12 @@ import {
 import type { Connection, ConnectionCloseReport } from '../transport/connection.js';
 import type { EngineRequestOptions } from './call-options.js';
 import { LateAnswers } from './late-answers.js';
-import { arm, ControllerPool, type Pending, PendingTable, readProgress } from './pending.js';
-
-const log = debuglog('autos-mcp');
+import { arm, ControllerPool, failPending, type Pending, PendingTable, readProgress } from './pending.js';
 
 export interface EngineSettings {
   target: string;
+  /** The connection's id in diagnostics events (default: a new one). */
+  connectionId?: string;
   defaultTimeoutMs: number;
   /** Receives every server→client request (already checked to be JSON-RPC). Must not throw. */
   onServerRequest(message: JsonRpcRequest): void;
@@ -54,11 +65,21 @@ export class Engine {
   #closedError: McpError | undefined;
   #failure: McpError | undefined;
   #closing: Promise<EngineCloseReport> | undefined;
+  /** True once the handshake is over (`markReady`): a failure after that is the session's, not connect's. */
+  #ready = false;
+  /** The connection's identity in diagnostics events. */
+  readonly trace: ConnectionTrace;
 
   constructor(connection: Connection, settings: EngineSettings) {
     this.#connection = connection;
     this.#settings = settings;
     this.#abortable = connection.traits.cancelBy === 'abort';
+    this.trace = {
+      connectionId: settings.connectionId ?? newConnectionId(),
+      target: settings.target,
+      transport: connection.kind,
+      openedAt: performance.now(),
+    };
   }
 
   /** True once the connection failed or was closed. */
@@ -73,11 +94,17 @@ export class Engine {
 
   /** Starts the connection and begins routing its messages. */
   async start(): Promise<void> {
+    connectionOpened(this.trace);
     await this.#connection.start({
       message: (value) => this.#receive(value),
       closed: (error) => this.#onConnectionClosed(error),
-      diagnostic: (text) => log('%s: %s', this.#settings.target, text),
+      diagnostic: (text) => debugNote(this.trace.connectionId, text),
     });
+  }
+
+  /** The handshake is over: from now on a failure of the connection is published as the session's. */
+  markReady(): void {
+    this.#ready = true;
   }
 
   /**
@@ -95,7 +122,11 @@ export class Engine {
     options: EngineRequestOptions = {},
   ): Promise<Record<string, unknown>> {
     const refused = this.#refusal(method, options.signal);
-    if (refused) return Promise.reject(refused);
+    if (refused) {
+      const id = this.#nextId++; // never on the wire; its events still need an id of their own
+      if (tracingRequests()) requestFailed(requestStarted(this.trace, id, method, params), refused);
+      return Promise.reject(refused);
+    }
     let timeoutMs: number;
     let maxTotalMs: number;
     try {
@@ -134,6 +165,8 @@ export class Engine {
         onProgress: options.onProgress,
         noCancel: options.noCancelNotification === true,
         detach: signal ? () => signal.removeEventListener('abort', onAbort) : noop,
+        // Built only when someone listens: without subscribers a request allocates nothing for diagnostics.
+        trace: tracingRequests() ? requestStarted(this.trace, id, method, message.params) : undefined,
       };
       this.#pending.add(id, pending);
       this.#arm(id, pending, timeoutMs);
@@ -202,9 +235,11 @@ export class Engine {
       );
       this.#closedError ??= error;
       this.#pending.rejectAll(error, this.#settings.target, this.#note());
-      this.#closing = this.#connection
-        .close()
-        .then((report) => ({ ...report, lateResponsesDropped: this.#late.dropped }));
+      this.#closing = this.#connection.close().then((report) => {
+        const closed = { ...report, lateResponsesDropped: this.#late.dropped };
+        connectionClosed(this.trace, closed);
+        return closed;
+      });
     }
     return this.#closing;
   }
@@ -223,7 +258,7 @@ export class Engine {
     this.#late.remember(id);
     // No delivery note in the text: `delivery: 'unknown'` says it was sent and may have run.
     const text = `${pending.method} on ${this.#settings.target}: ${why}${this.#note()}`;
-    pending.reject(new McpError(kind, text, { delivery: 'unknown' }));
+    failPending(pending, new McpError(kind, text, { delivery: 'unknown' }));
     pending.controller?.abort();
     if (this.#notifyCancel && !pending.noCancel && !this.#closedError) {
       // S25/basic/utilities/cancellation, S26/basic/patterns/cancellation: tell the server; ignore failures.
@@ -240,7 +275,8 @@ export class Engine {
     if (error instanceof McpError) {
       // `node x.mjs (pid 7) exited with code 1` (found by the write): said for this request.
       const exited = error.kind === 'closed' && error.message.startsWith(this.#settings.target);
-      pending.reject(
+      failPending(
+        pending,
         exited
           ? new McpError('closed', `${pending.method} failed: ${error.message}`, {
               delivery: error.delivery,
@@ -251,7 +287,8 @@ export class Engine {
       );
       return;
     }
-    pending.reject(
+    failPending(
+      pending,
       new McpError('transport', `${pending.method} on ${this.#settings.target} failed while sending`, {
         delivery: 'unknown',
         cause: error,
@@ -283,7 +320,7 @@ export class Engine {
   #onResponse(message: JsonRpcResponse): void {
     const id = message.id;
     if (id === undefined || id === null) {
-      log('%s: error response without id ignored', this.#settings.target);
+      debugNote(this.trace.connectionId, 'an error response without id was ignored');
       return;
     }
     const pending = this.#pending.settle(id);
@@ -294,8 +331,9 @@ export class Engine {
     }
     if (isErrorResponse(message)) {
       const { code, message: text, data } = message.error;
-      pending.reject(new RpcError(pending.method, this.#settings.target, code, text, data));
+      failPending(pending, new RpcError(pending.method, this.#settings.target, code, text, data));
     } else {
+      if (pending.trace !== undefined) requestEnded(pending.trace, message.result);
       pending.resolve(message.result);
     }
   }
@@ -314,7 +352,7 @@ export class Engine {
     try {
       pending.onProgress(progress);
     } catch (error) {
-      log('onProgress threw: %o', error);
+      debugNote(this.trace.connectionId, `onProgress threw: ${describeThrown(error)}`);
     }
   }
 
@@ -323,9 +361,16 @@ export class Engine {
     if (this.#closedError) return;
     this.#closedError = error;
     this.#failure = error;
+    // During the handshake connect() reports the failure (phase 'connect'), in the words it rejects with.
+    if (this.#ready) connectionFailed(this.trace, 'session', error);
     this.#pending.rejectAll(error, this.#settings.target, this.#note());
     if (close) this.close().catch(() => {});
   }
 }
 
 function noop(): void {}
+
+/** A thrown value for the debug log: an error's name and message (never its data or cause). */
+function describeThrown(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : typeof error;
+}

@@ -12,6 +12,12 @@ export {
   type ServerConfig,
   type StdioServerConfig,
 } from '../config/index.js';
+export type {
+  ToolFilterConfig,
+  ToolPart,
+  ToolPinObject,
+  ToolPinsConfig,
+} from '../config/tool-policy.js';
 export { isMcpError, McpError } from '../errors/index.js';
 export type { JsonRpcMessage } from '../protocol/jsonrpc.js';
 export type {
@@ -40,10 +46,24 @@ export {
   type MemoryServerEnd,
 } from '../transport/memory.js';
 export { callTool, connect, withClient } from './api.js';
-export type { CallOptions, Progress } from './call-options.js';
+export type { CallOptions, CallToolOptions, Progress } from './call-options.js';
 export { Client, type CloseReport, type ListToolsOptions } from './client.js';
+export type {
+  Annotations,
+  AudioContent,
+  BlobResourceContents,
+  EmbeddedResource,
+  Icon,
+  ImageContent,
+  ResourceLink,
+  Role,
+  TextContent,
+  TextResourceContents,
+  UnknownContent,
+} from './content-blocks.js';
 export { clearEraCache } from './lifecycle.js';
 export type { ConnectOptions, HandlerContext } from './options.js';
+export { toolDigest } from './tool-digest.js';
 export {
   type CallToolResult,
   type ContentBlock,
@@ -55,8 +75,11 @@ export {
   type InputRequest,
   type InputRequiredResult,
   isInputRequired,
+  type LegacyVersion,
   type ServerLogEntry,
   type Tool,
   type ToolCallOutcome,
+  type ToolDigest,
+  type ToolDrift,
   type ToolList,
 } from './types.js';

@@ -3,13 +3,13 @@
  * list change invalidates the catalog, a log message goes to `onLog` bounded and redacted. Everything
  * else is data nobody asked for and is dropped. Spec: S25+26/server/tools, S25/server/utilities/logging.
  */
-import { debuglog } from 'node:util';
+import { debugLog } from '../diagnostics/publish.js';
 import { redact } from '../internal/redact.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { ToolCatalog } from './catalog.js';
 import type { ServerLogEntry } from './types.js';
 
-const log = debuglog('autos-mcp');
+const log = debugLog;
 
 export interface NotificationRoutes {
   catalog: ToolCatalog;

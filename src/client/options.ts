@@ -33,6 +33,11 @@ export interface ConnectOptions {
   onListRoots?: (context: HandlerContext) => Promise<{ roots: Array<{ uri: string; name?: string }> }>;
   /** Receives the server's `notifications/message` logs, bounded and redacted. */
   onLog?: (entry: ServerLogEntry) => void;
+  /**
+   * Check every `callTool`'s arguments against the tool's `inputSchema` before sending (a call's own
+   * `validateArguments` wins). Needs the optional peer dependency `@cfworker/json-schema`. Default false.
+   */
+  validateArguments?: boolean;
   /** Most MRTR rounds one call may take before it fails with `kind: 'protocol'`. Default 8. */
   maxInputRounds?: number;
   /**

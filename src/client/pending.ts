@@ -4,6 +4,7 @@
  * transports that cancel by abort, and the pool those controllers are reused from.
  */
 import { MAX_TIMER_MS } from '../config/durations.js';
+import { type RequestTrace, requestFailed } from '../diagnostics/publish.js';
 import { McpError } from '../errors/index.js';
 import { redact } from '../internal/redact.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
@@ -21,6 +22,14 @@ export interface Pending {
   onProgress: ((progress: Progress) => void) | undefined;
   noCancel: boolean;
   detach: () => void;
+  /** Its diagnostics events, when someone listened as it started; undefined otherwise. */
+  trace: RequestTrace | undefined;
+}
+
+/** Rejects a settled request, publishing `request:error` when it is traced. */
+export function failPending(pending: Pending, error: McpError): void {
+  if (pending.trace !== undefined) requestFailed(pending.trace, error);
+  pending.reject(error);
 }
 
 /** The requests in flight, by id. Settling removes a request and stops its timer and signal listener. */
@@ -70,7 +79,8 @@ export class PendingTable {
         cause,
         ...(cause.stderrTail ? { stderrTail: cause.stderrTail } : {}),
       } as const;
-      pending.reject(
+      failPending(
+        pending,
         new McpError(cause.kind, `${subject(pending.method)}: ${cause.message}${note}`, options),
       );
     }

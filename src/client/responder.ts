@@ -3,7 +3,7 @@
  * caller's handler, and -32601 for anything not declared (S25/basic/lifecycle, S25/basic/utilities/ping).
  * Whatever the handler does — throw, return a plain value, reject — the server gets exactly one answer.
  */
-import { debuglog } from 'node:util';
+import { debugLog } from '../diagnostics/publish.js';
 import {
   INTERNAL_ERROR,
   type JsonRpcMessage,
@@ -12,7 +12,7 @@ import {
 } from '../protocol/jsonrpc.js';
 import { HandlerRefusal } from './capabilities.js';
 
-const log = debuglog('autos-mcp');
+const log = debugLog;
 
 /** Serves one server→client request; `undefined` means "not declared" and gets -32601. */
 export type ServerRequestHandler = (

@@ -3,6 +3,23 @@
  * what servers send; everything in them is data from the server, never an instruction to anyone.
  * Spec: T25/T26 (`Tool`, `CallToolResult`, `InputRequiredResult`, `DiscoverResult`).
  */
+import type { ToolPart } from '../config/tool-policy.js';
+import type { ContentBlock } from './content-blocks.js';
+
+export type {
+  Annotations,
+  AudioContent,
+  BlobResourceContents,
+  ContentBlock,
+  EmbeddedResource,
+  Icon,
+  ImageContent,
+  ResourceLink,
+  Role,
+  TextContent,
+  TextResourceContents,
+  UnknownContent,
+} from './content-blocks.js';
 
 /** An MCP `Implementation` (serverInfo / clientInfo). Self-reported: for display and logs only. */
 export interface Implementation {
@@ -25,16 +42,41 @@ export interface Tool {
   [key: string]: unknown;
 }
 
-/** A tool left out of `listTools` because its definition is malformed, with the reason. */
+/**
+ * A tool left out of `listTools`, with the reason: its definition is malformed, the config's `tools`
+ * filter leaves it out, or it drifted from its `pin` (then `drift` says how). Calling it is refused.
+ */
 export interface ExcludedTool {
   name: string;
   reason: string;
+  /** Set when the tool is refused because of its pin. */
+  drift?: ToolDrift;
+}
+
+/** How a pinned tool differs from its pin. */
+export interface ToolDrift {
+  /** The parts whose digest differs from the pin; empty when the pin has no part digests, or when `missing`. */
+  changed: ToolPart[];
+  /** True when the server no longer lists the pinned tool. */
+  missing: boolean;
+}
+
+/** The digests of one tool definition (see `toolDigest`). */
+export interface ToolDigest {
+  /** `sha256:<hex>` of the whole definition: `name` and the parts present. */
+  digest: string;
+  /** `sha256:<hex>` of each part the definition has; a part it lacks has no entry. */
+  parts: Partial<Record<ToolPart, string>>;
 }
 
 /** `listToolsDetailed()`: the usable tools, the excluded ones, and the 2026 cache hints of the last page. */
 export interface ToolList {
   tools: Tool[];
   excluded: ExcludedTool[];
+  /** The digests of each tool in `tools`, by name (`toolDigest`). */
+  digests: Record<string, ToolDigest>;
+  /** The digest of `tools` as a whole: of the object of name → whole digest. */
+  listDigest: string;
   /** How long the list may be reused, in ms (2026-07-28 servers). */
   ttlMs?: number;
   cacheScope?: 'public' | 'private';
@@ -42,13 +84,10 @@ export interface ToolList {
   fromCache: boolean;
 }
 
-/** One content block of a tool result (`text`, `image`, `audio`, `resource_link`, `resource`). */
-export interface ContentBlock {
-  type: string;
-  [key: string]: unknown;
-}
-
-/** A complete tool result, as the server sent it. `isError: true` is a result, not an exception. */
+/**
+ * A complete tool result, as the server sent it, its blocks checked (see `ContentBlock`). `isError: true`
+ * is a result, not an exception.
+ */
 export interface CallToolResult {
   content: ContentBlock[];
   structuredContent?: unknown;
@@ -78,8 +117,19 @@ export interface InputRequiredResult {
   [key: string]: unknown;
 }
 
-/** What `callTool` resolves with. Check `isInputRequired(result)` when you use 2026-07-28 MRTR. */
+/**
+ * What `callTool` resolves with on a client that may get an incomplete result (2026-07-28, `auto`): check
+ * `isInputRequired(result)` first. A 2025-11-25 client's `callTool` resolves to `CallToolResult`.
+ */
 export type ToolCallOutcome = CallToolResult | InputRequiredResult;
+
+/**
+ * The `protocolVersion` of a config type that can only mean 2025-11-25: absent or `'2025-11-25'`. A client
+ * connected with such a config resolves `callTool` to `CallToolResult` (no `input_required` in 2025).
+ */
+export interface LegacyVersion {
+  protocolVersion?: '2025-11-25' | undefined;
+}
 
 /** True when a result is an MRTR `input_required` result that was not completed. */
 export function isInputRequired(result: unknown): result is InputRequiredResult {

@@ -20,6 +20,13 @@ import { PACKAGE_VERSION } from '../version.js';
 import { durationMs } from './durations.js';
 import { type EnvSource, envFromOf } from './env-from.js';
 import { pathKey, quoteKey, snapshotPlainData } from './plain-data.js';
+import {
+  type ToolFilterConfig,
+  type ToolPin,
+  type ToolPinsConfig,
+  toolFilterOf,
+  toolPinsOf,
+} from './tool-policy.js';
 
 /** `clientInfo` sent to servers (an MCP `Implementation`). */
 export interface ClientInfo {
@@ -45,6 +52,18 @@ export interface BaseServerConfig {
   protocolVersion?: ProtocolVersionChoice | undefined;
   /** The `clientInfo` sent to the server. Default `{ name: 'autos-mcp', version: <this package's version> }`. */
   clientInfo?: ClientInfo | undefined;
+  /**
+   * Which tools are listed and may be called: `allow` (only these), `deny` (never these; wins over allow),
+   * each a list of exact names or `*` globs. Others are in `listToolsDetailed().excluded` and refused with
+   * `invalid_tool`, `not_sent`.
+   */
+  tools?: ToolFilterConfig | undefined;
+  /**
+   * Approved definitions, per tool name: a digest from `toolDigest()` (the string, or `{ digest, parts }`
+   * so a change can be named by part). A pinned tool whose definition differs, or that is no longer
+   * listed, is refused with `tool_changed`, `not_sent`.
+   */
+  pin?: ToolPinsConfig | undefined;
 }
 
 /** A server started as a child process and spoken to over stdin/stdout. */
@@ -117,6 +136,10 @@ export interface NormalizedCommon {
   target: string;
   /** Identifies the server for the `auto` era cache (command line or endpoint); undefined: not cached. */
   serverKey: string | undefined;
+  /** `tools`, validated; absent: every tool. */
+  toolFilter?: ToolFilterConfig;
+  /** `pin`, validated (own keys only: look up with `Object.hasOwn`); absent: nothing pinned. */
+  pins?: Record<string, ToolPin>;
 }
 
 export type NormalizedConfig =
@@ -137,7 +160,15 @@ const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]{1,40})-----[\s\S]*?-----END \1-----/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
-const COMMON_KEYS = ['timeoutMs', 'connectTimeoutMs', 'maxMessageBytes', 'protocolVersion', 'clientInfo'];
+const COMMON_KEYS = [
+  'timeoutMs',
+  'connectTimeoutMs',
+  'maxMessageBytes',
+  'protocolVersion',
+  'clientInfo',
+  'tools',
+  'pin',
+];
 const STDIO_KEYS = new Set([
   ...COMMON_KEYS,
   'command',
@@ -305,7 +336,11 @@ export function normalizeBaseConfig(config: BaseServerConfig, target: string): N
 
 function commonOf(raw: Record<string, unknown>): Omit<NormalizedCommon, 'target' | 'serverKey'> {
   const timeoutMs = durationMs(raw['timeoutMs'], 'timeoutMs', DEFAULT_TIMEOUT_MS, { positive: true });
+  const toolFilter = toolFilterOf(raw['tools']);
+  const pins = toolPinsOf(raw['pin']);
   return {
+    ...(toolFilter === undefined ? {} : { toolFilter }),
+    ...(pins === undefined ? {} : { pins }),
     timeoutMs,
     connectTimeoutMs: durationMs(
       raw['connectTimeoutMs'],

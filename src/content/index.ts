@@ -3,6 +3,7 @@
  * files so it does not flood a model's context. Read docs/content.md.
  */
 export { prepare } from './prepare.js';
+export { type ResultWithContent, structuredOf, textOf } from './results.js';
 export type {
   ContentProblem,
   ContentProblemReason,

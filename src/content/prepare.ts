@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { CallToolResult, ContentBlock } from '../client/index.js';
+import type { CallToolResult, ContentBlock, TextContent } from '../client/index.js';
 import { McpError } from '../errors/index.js';
 import { decodeBase64, decodedLength, isStrictBase64 } from './base64.js';
 import { ensureDir, freshDir, removeDir, removeFile, writeContentFile } from './files.js';
@@ -37,9 +37,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-/** The base64 content of a block, or `undefined` for a block that is kept as it is. */
-function binaryOf(block: unknown): Binary | undefined {
-  if (!isObject(block)) return undefined;
+/**
+ * The base64 content of a block, or `undefined` for a block that is kept as it is. An `UnknownContent`
+ * that wraps an image, audio or blob resource the client could not type (no `mimeType`, say) is looked
+ * through: its payload is moved or dropped like any other, so no base64 stays inline.
+ */
+function binaryOf(outer: unknown): Binary | undefined {
+  if (!isObject(outer)) return undefined;
+  const block = outer['type'] === 'unknown' && isObject(outer['block']) ? outer['block'] : outer;
   const type = block['type'];
   if (type === 'image' || type === 'audio') return { type, data: block['data'], mimeType: block['mimeType'] };
   if (type !== 'resource') return undefined;
@@ -95,7 +100,7 @@ function dropped(
   reason: ContentProblemReason,
   detail: string,
   problems: ContentProblem[],
-): ContentBlock {
+): TextContent {
   const message = `${type} content dropped: ${detail}`;
   problems.push({ index, type, reason, message });
   return { type: 'text', text: `[autos-mcp: ${message}]` };

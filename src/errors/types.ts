@@ -23,6 +23,8 @@ export const ERROR_KINDS = Object.freeze([
   'forbidden',
   'session_expired',
   'invalid_tool',
+  'tool_changed',
+  'invalid_arguments',
 ] as const);
 
 /** Why an operation failed. Stable: callers match on these strings. */

@@ -5,10 +5,10 @@
  * `close()` ends it. A failed connect leaves nothing behind and the next call tries again; a connection
  * that broke is not reconnected behind your back.
  */
-import type { CallOptions } from '../client/call-options.js';
+import type { CallOptions, CallToolOptions } from '../client/call-options.js';
 import type { Client, CloseReport, ListToolsOptions } from '../client/client.js';
 import type { ConnectOptions } from '../client/options.js';
-import type { CallToolResult, InputRequiredResult, Tool, ToolList } from '../client/types.js';
+import type { CallToolResult, LegacyVersion, Tool, ToolCallOutcome, ToolList } from '../client/types.js';
 import type { ServerConfig } from '../config/index.js';
 import { McpError } from '../errors/index.js';
 import type { Settings } from '../settings/settings.js';
@@ -24,11 +24,15 @@ export interface SessionOptions extends ConnectOptions {
   readonly settings?: Settings;
 }
 
-export class Session {
+/**
+ * A lazy handle on one server. `Outcome` is what `callTool` resolves to: `CallToolResult` when the config
+ * can only mean 2025-11-25 and no local override can change it, else `ToolCallOutcome`.
+ */
+export class Session<Outcome extends ToolCallOutcome = ToolCallOutcome> {
   readonly #source: ServerConfig | ConfigResolver;
   readonly #configName: string | undefined;
   readonly #options: SessionOptions;
-  #client: Promise<Client> | undefined;
+  #client: Promise<Client<Outcome>> | undefined;
   #closed = false;
 
   /** @internal Use `session()`. */
@@ -48,7 +52,7 @@ export class Session {
   }
 
   /** The connected client, connecting on first use. */
-  client(): Promise<Client> {
+  client(): Promise<Client<Outcome>> {
     if (this.#closed) return Promise.reject(new McpError('closed', 'this session was closed'));
     if (this.#client === undefined) {
       const opening = this.#connect();
@@ -68,11 +72,7 @@ export class Session {
     return (await this.client()).listToolsDetailed(options);
   }
 
-  async callTool(
-    name: string,
-    args?: Record<string, unknown>,
-    options?: CallOptions,
-  ): Promise<CallToolResult | InputRequiredResult> {
+  async callTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<Outcome> {
     return (await this.client()).callTool(name, args, options);
   }
 
@@ -90,7 +90,7 @@ export class Session {
     return client?.close();
   }
 
-  async #connect(): Promise<Client> {
+  async #connect(): Promise<Client<Outcome>> {
     const base =
       typeof this.#source === 'function'
         ? await this.#source({ configName: this.#configName })
@@ -103,10 +103,11 @@ export class Session {
     }
     const { connect } = await import('../client/api.js');
     const { settings: _settings, ...connectOptions } = this.#options;
+    // `session()`'s overloads give a narrow `Outcome` only for a config that can only mean 2025-11-25.
     return connect(config, {
       ...connectOptions,
       ...(this.#options.settings ? { settings: this.#options.settings } : {}),
-    });
+    }) as Promise<Client<Outcome>>;
   }
 }
 
@@ -114,6 +115,17 @@ export class Session {
  * A lazy server handle: nothing happens until the first call. `source` is a default config or a resolver;
  * `configName` names a local override in `autos-mcp/settings` (missing: the default is used; corrupt: an error).
  */
+export function session(
+  source: ServerConfig & LegacyVersion,
+  configName?: undefined,
+  options?: SessionOptions,
+): Session<CallToolResult>;
+/** `session()` whose server may speak 2026-07-28 (its config, a resolver, or an override): results may be `input_required`. */
+export function session(
+  source: ServerConfig | ConfigResolver,
+  configName?: string,
+  options?: SessionOptions,
+): Session;
 export function session(
   source: ServerConfig | ConfigResolver,
   configName?: string,

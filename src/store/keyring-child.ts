@@ -2,10 +2,10 @@
  * The program the keyring runner starts in a child process (as `node -e`), so that a native call blocked
  * on a D-Bus that never answers can be ended by killing the child. It reads one JSON request per line on
  * stdin and writes one JSON answer per line on stdout. It never writes a secret anywhere but that answer.
- * argv: [path of @napi-rs/keyring's entry].
+ * argv: the path of @napi-rs/keyring's entry, read from the last entry (Deno's `-e` puts its eval file in argv[1]).
  */
 export const KEYRING_CHILD = String.raw`
-const keyring = require(process.argv[1]);
+const keyring = require(process.argv[process.argv.length - 1]);
 const pin = { linux: { store: 'secret-service' } };
 const entry = (service, account) => new keyring.Entry(service, account, pin);
 function run(request) {

@@ -19,6 +19,8 @@ export interface TransportExtras {
   dispatcher?: Dispatcher | undefined;
   /** stdio only: where `envFrom` settings are read (default: `autos-mcp/settings` in the OS credential store). */
   settings?: Settings | undefined;
+  /** The connection's id in diagnostics events (the client's). */
+  connectionId?: string | undefined;
 }
 
 /** Creates (does not start) the connection for `config`. */
@@ -31,11 +33,12 @@ export async function openConnection(
       throw new McpError('config', `${config.target}: auth and dispatcher apply to HTTP servers only`);
     }
     const { envFrom, ...stdio } = config.stdio;
-    if (envFrom === undefined) return new StdioConnection(config.stdio);
+    const ids = { connectionId: extras.connectionId };
+    if (envFrom === undefined) return new StdioConnection(config.stdio, ids);
     // Resolved now, just before the spawn, and never kept in the config (settings load lazily).
     const { resolveEnvFrom } = await import('../settings/env-from.js');
     const resolved = await resolveEnvFrom(envFrom, extras.settings);
-    return new StdioConnection({ ...stdio, env: { ...stdio.env, ...resolved } });
+    return new StdioConnection({ ...stdio, env: { ...stdio.env, ...resolved } }, ids);
   }
   if (
     extras.dispatcher !== undefined &&

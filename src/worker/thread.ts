@@ -274,7 +274,7 @@ function finish(): void {
   for (const channel of replyChannels.values()) channel.close();
   replyChannels.clear();
   post({ t: 'cleaned' });
-  port?.close();
+  port?.close?.();
 }
 
 function post(message: ToOwner): void {
@@ -300,5 +300,5 @@ try {
   lastFailure = failureOf(errorData);
   post({ t: 'open-failed', error: errorData });
   requests.close();
-  port?.close();
+  port?.close?.();
 }

@@ -70,7 +70,11 @@ const image = (bytes: Buffer, mimeType = 'image/png'): ContentBlock => ({
   data: b64(bytes),
   mimeType,
 });
-const result = (...content: ContentBlock[]): CallToolResult => ({ content });
+/**
+ * A result of any blocks, malformed ones too: `prepare` must hold up against what `client.request` returns
+ * raw, not only against blocks the client already checked.
+ */
+const result = (...content: unknown[]): CallToolResult => ({ content: content as ContentBlock[] });
 
 /** Resolves with the McpError `promise` rejects with, failing when it resolves or throws something else. */
 async function rejection(promise: Promise<unknown>): Promise<{ kind: string; message: string }> {
@@ -194,7 +198,7 @@ describe('prepare: what is kept', () => {
     const future = { type: 'hologram', data: b64(PNG) };
     const structuredContent = { rows: [1, 2, 3] };
     const input: CallToolResult = {
-      content: [text, textResource, link, future],
+      content: [text, textResource, link, future] as ContentBlock[],
       structuredContent,
       isError: true,
       _meta: { trace: 'kept' },
@@ -246,6 +250,27 @@ describe('prepare: what is kept', () => {
   });
 });
 
+describe('prepare: blocks the client could not type', () => {
+  test('an image wrapped as UnknownContent (no mimeType) is still moved to a file; an unknown type is kept', async () => {
+    const wrapped = {
+      type: 'unknown',
+      block: { type: 'image', data: b64(PNG) },
+      reason: 'image block: mimeType is not a string',
+    };
+    const future = {
+      type: 'unknown',
+      block: { type: 'hologram', data: b64(PNG) },
+      reason: 'its type is not…',
+    };
+    const prepared = track(await prepare(result(wrapped, future)));
+    assert.equal(prepared.content[0]?.type, 'image');
+    assert.equal(prepared.content[0]?.['mimeType'], 'application/octet-stream');
+    assert.equal(prepared.content[0]?.['sha256'], sha256(PNG));
+    assert.equal(prepared.content[1], future);
+    assert.equal(JSON.stringify(prepared.content[0]).includes(b64(PNG)), false, 'no base64 left inline');
+  });
+});
+
 describe('prepare: invalid and oversized content', () => {
   test('invalid base64 is dropped: a text block says so and a problem lists it', async () => {
     const bad = [
@@ -261,7 +286,7 @@ describe('prepare: invalid and oversized content', () => {
       'AB==',
       'AAB',
     ];
-    const content = bad.map((data): ContentBlock => ({ type: 'image', data, mimeType: 'image/png' }));
+    const content: unknown[] = bad.map((data) => ({ type: 'image', data, mimeType: 'image/png' }));
     content.push({ type: 'audio', mimeType: 'audio/wav' });
     content.push({ type: 'resource', resource: { uri: 'mem://c', blob: 'é' } });
     const prepared = await prepare(result(...content));

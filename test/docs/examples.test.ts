@@ -35,6 +35,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -148,9 +149,18 @@ function install(): void {
     path.join(CONSUMER, 'package.json'),
     JSON.stringify({ name: 'docs-consumer', private: true, type: 'module' }),
   );
+  // With the optional peer dependency the docs tell `validateArguments` users to install, as they would.
   execFileSync(
     'npm',
-    ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`],
+    [
+      'install',
+      '--omit=dev',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      `./${tarball}`,
+      '@cfworker/json-schema@4',
+    ],
     { cwd: CONSUMER, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   assert.ok(existsSync(path.join(CONSUMER, 'node_modules/.bin/autos-mcp')), 'the bin is installed');
@@ -206,6 +216,44 @@ test('the docs hold examples and commands to run', () => {
   const repositoryFile = /(?:examples|test|scripts|src)\/[\w./-]+\.(?:mjs|js|ts)\b/;
   const naming = blocks.filter((b) => b.run && repositoryFile.test(b.code)).map((b) => `${b.file}:${b.line}`);
   assert.deepEqual(naming, [], 'these blocks name a file of the repository');
+});
+
+/**
+ * Where `code` asserts a type instead of having it: `as` (also `as const`), `<T>value`, and the non-null `!`.
+ * An example that needs one shows a type that fights the reader; fix the type, not the example.
+ */
+function castsIn(code: string): Array<{ line: number; what: string }> {
+  const source = ts.createSourceFile('example.ts', code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  const found: Array<{ line: number; what: string }> = [];
+  const visit = (node: ts.Node): void => {
+    const what = ts.isAsExpression(node)
+      ? 'as'
+      : ts.isTypeAssertionExpression(node)
+        ? 'a <T> cast'
+        : ts.isNonNullExpression(node)
+          ? 'a non-null !'
+          : undefined;
+    if (what !== undefined) {
+      const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+      found.push({ line: line + 1, what: `${what} (${node.getText(source).slice(0, 60)})` });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+test('no ts example needs a cast, an as or a non-null !', () => {
+  // The check itself can fail: each form is found.
+  assert.equal(
+    castsIn('const a = b as string; const c = <number>d; e!.f; const g = [1] as const;').length,
+    4,
+  );
+  assert.deepEqual(castsIn("import { a as b } from 'x'; const c = d satisfies E; if (f !== g) h();"), []);
+  const offending = examples.flatMap((e) =>
+    castsIn(e.code).map((cast) => `${e.file}:${e.line - 1 + cast.line}: ${cast.what}`),
+  );
+  assert.deepEqual(offending, [], 'these doc examples assert a type instead of having it');
 });
 
 test('every ts example type-checks against the installed package', { timeout: SETUP_TIMEOUT_MS }, () => {

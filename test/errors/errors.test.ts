@@ -65,6 +65,8 @@ const OPTIONS: Record<ErrorKind, McpErrorOptions> = {
   forbidden: { delivery: 'delivered', status: 403, challenge: { ...CHALLENGE, error: 'insufficient_scope' } },
   session_expired: { delivery: 'delivered', status: 404 },
   invalid_tool: { data: { tool: 'echo' } },
+  tool_changed: { data: { tool: 'echo', changed: ['description'], missing: false } },
+  invalid_arguments: { data: { tool: 'echo', path: '/text', keyword: 'type', expected: 'string' } },
 };
 
 /** One McpError per kind with its fields and a cause, plus the two subclasses. */

@@ -4,12 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import * as ai from '../../src/agents/ai/index.js';
+import * as tools from '../../src/agents/index.js';
 import * as api from '../../src/index.js';
+import * as servers from '../../src/servers/index.js';
 import { PACKAGE_VERSION } from '../../src/version.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -31,6 +34,7 @@ test('the public export list is exactly this (additions are deliberate)', () => 
     'clearEraCache',
     'connect',
     'createMemoryPair',
+    'diagnosticsChannels',
     'errorFromData',
     'isErrorKind',
     'isInputRequired',
@@ -38,14 +42,63 @@ test('the public export list is exactly this (additions are deliberate)', () => 
     'isRpcError',
     'normalizeConfig',
     'session',
+    'structuredOf',
+    'subscribeDiagnostics',
+    'textOf',
+    'toolDigest',
     'withClient',
+  ]);
+});
+
+test('autos-mcp/tools and autos-mcp/ai export exactly these; only autos-mcp/ai imports the ai package', () => {
+  assert.deepEqual(Object.keys(tools).sort(), [
+    'MAX_SCHEMA_DEPTH',
+    'MAX_SCHEMA_NODES',
+    'NAMESPACE_SEPARATOR',
+    'TOOL_NAME_RULE',
+    'anthropicTools',
+    'collectTools',
+    'openaiChatTools',
+    'openaiResponsesTools',
+    'resolveToolName',
+    'runAnthropicToolUse',
+    'runOpenAIChatToolCall',
+    'runOpenAIResponsesToolCall',
+  ]);
+  assert.deepEqual(Object.keys(ai).sort(), ['aiTools']);
+  const agents = path.join(ROOT, 'src/agents');
+  const importsAi = readdirSync(agents, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.startsWith(`ai${path.sep}`))
+    .filter((f) => /from '(ai|@ai-sdk\/[^']*)'/.test(readFileSync(path.join(agents, f), 'utf8')));
+  assert.deepEqual(importsAi, [], 'the plain formats import no framework');
+});
+
+test('autos-mcp/servers exports exactly these', () => {
+  assert.deepEqual(Object.keys(servers).sort(), [
+    'MAX_CLAUDE_USER_BYTES',
+    'MAX_CONFIG_BYTES',
+    'MAX_ENTRIES_PER_FILE',
+    'loadServers',
+    'pinsFile',
+    'resolveServer',
+    'savePins',
+    'storedPins',
+    'trustFile',
+    'trustRecordsFile',
+    'untrustFile',
   ]);
 });
 
 test('PACKAGE_VERSION equals package.json version; engines allow Node 20.18', () => {
   assert.equal(PACKAGE_VERSION, pkg.version);
   assert.equal(pkg.engines.node, '>=20.18');
-  assert.deepEqual(Object.keys(pkg.dependencies), ['@napi-rs/keyring', 'oauth4webapi', 'undici']);
+  assert.deepEqual(Object.keys(pkg.dependencies), [
+    '@napi-rs/keyring',
+    'jsonc-parser',
+    'oauth4webapi',
+    'smol-toml',
+    'undici',
+  ]);
 });
 
 test('the packed tarball installs without dev dependencies and its entry and bin work', {
@@ -89,18 +142,37 @@ test('the packed tarball installs without dev dependencies and its entry and bin
       import { createOAuth } from 'autos-mcp/oauth';
       import { openSettings } from 'autos-mcp/settings';
       import { prepare } from 'autos-mcp/content';
+      import { openaiChatTools } from 'autos-mcp/tools';
       const memory = openSettings({ backend: 'memory' });
       await memory.save('x', { env: { K: 'v' } });
       const auth = createOAuth({ url: 'https://example.com/mcp' });
       const prepared = await prepare({ content: [{ type: 'text', text: 't' }] });
       const keyring = await openSettings().list().then(() => 'listed', (e) => e.kind + ': ' + (/not available/.test(e.message) ? 'not available' : e.message));
-      console.log(typeof auth.login, (await memory.load('x')).env.K, prepared.content.length, keyring);`;
+      console.log(typeof auth.login, openaiChatTools([{ name: 'a.b', inputSchema: { type: 'object' } }]).tools.length, (await memory.load('x')).env.K, prepared.content.length, keyring);`;
     const loaded = execFileSync(process.execPath, ['--input-type=module', '-e', modules], {
       cwd: dir,
       encoding: 'utf8',
       env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/autos-mcp-test-bus' },
     });
-    assert.equal(loaded.trim(), 'function v 1 config: not available');
+    assert.equal(loaded.trim(), 'function 1 v 1 config: not available');
+    // autos-mcp/servers reads a JSONC and a TOML file with the parsers installed as dependencies.
+    writeFileSync(
+      path.join(dir, 'autos-mcp.json'),
+      '{ "mcpServers": { "j": { "command": "x" }, }, } // jsonc',
+    );
+    writeFileSync(path.join(dir, 'c.toml'), '[mcp_servers.t]\nurl = "https://example.com/mcp"\n');
+    const read = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { loadServers } from 'autos-mcp/servers';
+        const r = await loadServers({ only: ['autos-mcp.json', 'c.toml'], home: ${JSON.stringify(dir)}, env: {} });
+        console.log(Object.keys(r.servers).join(','), r.problems.length);`,
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    assert.equal(read.trim(), 'j,t 0');
     const help = execFileSync(path.join(dir, 'node_modules/.bin/autos-mcp'), ['--help'], {
       encoding: 'utf8',
     });

@@ -161,7 +161,7 @@ describe('secrets in CLI output and NODE_DEBUG=autos-mcp logs', () => {
               `X-Api-Key: ${HEADER_SECRET}`,
               must(servers[mode], `the HTTP ${mode} server`).url,
               'echo',
-              '{}',
+              '{"text":"x"}',
             ],
             { AUTOS_MCP_TOKEN: TOKEN },
           );
@@ -178,7 +178,7 @@ describe('secrets in CLI output and NODE_DEBUG=autos-mcp logs', () => {
       [
         'call',
         'echo',
-        '{}',
+        '{"text":"x"}',
         '--env',
         `PLANTED=${STDERR_SECRET}`,
         '--',

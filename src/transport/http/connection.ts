@@ -3,8 +3,8 @@
  * over a keep-alive pool (pool.ts), the 2025-11-25 session id and GET stream, and a `close()` that aborts
  * what is in flight and ends the session with DELETE. Spec: S25/basic/transports, S26/basic/transports/streamable-http.
  */
-import { debuglog } from 'node:util';
 import type { Dispatcher } from 'undici';
+import { debugEnabled, debugNote, newConnectionId } from '../../diagnostics/publish.js';
 import { McpError } from '../../errors/index.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { carriesVersionHeader } from '../../protocol/versions.js';
@@ -25,7 +25,6 @@ import { HeaderBuilder } from './headers.js';
 import { ListenStream } from './listen.js';
 import { type HttpShell, issue } from './shell.js';
 
-const debug = debuglog('autos-mcp');
 /** How long `close()` waits for the session DELETE. */
 const DELETE_TIMEOUT_MS = 2000;
 
@@ -43,6 +42,8 @@ export interface HttpConnectionExtras {
   auth?: Authorizer | undefined;
   /** An undici dispatcher to use instead of a pool of our own; the caller owns it (it is not closed). */
   dispatcher?: Dispatcher | undefined;
+  /** The client's id for this connection in diagnostics events (default: a new one). */
+  connectionId?: string | undefined;
 }
 
 /**
@@ -68,6 +69,7 @@ export class HttpConnection implements Connection {
     this.ownsPool = extras.dispatcher === undefined;
     const authorizer =
       extras.auth ?? (options.authToken === undefined ? undefined : bearerAuthorizer(options.authToken));
+    const connectionId = extras.connectionId ?? newConnectionId();
     this.shell = {
       pool: extras.dispatcher ?? createPool(options),
       url: options.url,
@@ -75,11 +77,12 @@ export class HttpConnection implements Connection {
       maxMessageBytes: options.maxMessageBytes,
       headers: new HeaderBuilder({ url: options.url, userHeaders: options.headers, authorizer }),
       authorizer,
+      connectionId,
       deliver: (value) => {
         if (this.closing === undefined) this.events?.message(value);
       },
-      logging: debug.enabled,
-      log: (text) => debug('http %s %s', this.target, text),
+      logging: debugEnabled,
+      log: (text) => debugNote(connectionId, text),
     };
   }
 
@@ -143,8 +146,8 @@ export class HttpConnection implements Connection {
   /** Opens the 2025-11-25 GET stream for server-initiated messages; 405 quietly ends it. Idempotent. */
   listen(): void {
     if (this.closing !== undefined) return;
+    // The engine writes these notes to the debug log (connection diagnostics).
     this.listener ??= new ListenStream(this.shell, (text) => {
-      debug('http %s %s', this.target, text);
       if (this.closing === undefined) this.events?.diagnostic?.(text);
     });
     this.listener.start();

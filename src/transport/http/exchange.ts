@@ -46,7 +46,6 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
       cause,
     });
   }
-  const started = shell.logging ? performance.now() : 0;
   let issued: Issued;
   try {
     // A new initialize starts a new session: it never carries the old id (S25/basic/transports).
@@ -55,6 +54,7 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
       { method: 'POST', perMessage: options.headers, newSession: isInitialize },
       payload,
       signal,
+      rpcMethod,
     );
   } catch (error) {
     if (error instanceof McpError) throw error;
@@ -63,12 +63,8 @@ export async function postExchange(shell: HttpShell, input: ExchangeInput): Prom
   }
   const { response, sessionSent } = issued;
   const { statusCode: status, headers: resHeaders, body } = response;
+  // Method, status and duration reach the debug log as the http:response event (shell.ts).
   const type = mediaType(resHeaders['content-type']);
-  if (shell.logging) {
-    shell.log(
-      `POST ${rpcMethod ?? 'response'} -> ${status} ${type} ${Math.round(performance.now() - started)}ms`,
-    );
-  }
   try {
     if (status < 200 || status >= 300) {
       await failedStatus(shell, label, status, resHeaders, body, sessionSent, requestId).catch(

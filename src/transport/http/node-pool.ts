@@ -74,13 +74,17 @@ export class NodePool implements RequestPool {
       let settled = false;
       // Fails the request: before the response, the promise rejects at once (a queued request may wait
       // for a socket indefinitely, and node:http reports its error only once it has one); after it, the
-      // body breaks with the error, which its reader sees.
+      // body breaks with the error, which its reader sees. A response that has fully arrived is left
+      // alone: its socket may be back in the Agent, and on Deno `req.destroy(error)` still reaches that
+      // socket, which emits the error with no listener left: an uncaught exception that ended the process
+      // on close() (test/runtimes/suite.ts).
       const fail = (error: Error) => {
         if (!settled) {
           settled = true;
           reject(error);
         }
-        if (response !== undefined && !response.complete) response.destroy(error);
+        if (response?.complete === true) return;
+        response?.destroy(error);
         req.destroy(error);
       };
       const onAbort = () => fail(signal === undefined ? abortError() : abortReason(signal));

@@ -3,6 +3,7 @@
  * puts a request on the wire: headers from the `HeaderBuilder`, then the request, and on a 401 or 403 the
  * authorizer is told and may have the request sent once more (S25/basic/authorization).
  */
+import { httpFailed, httpRequestStarted, httpResponded } from '../../diagnostics/publish.js';
 import type { AuthChallenge } from '../../errors/index.js';
 import { McpError } from '../../errors/index.js';
 import { parseWwwAuthenticate } from '../../protocol/www-authenticate.js';
@@ -19,14 +20,16 @@ export interface HttpShell {
   readonly maxMessageBytes: number;
   readonly headers: HeaderBuilder;
   readonly authorizer: Authorizer | undefined;
+  /** The connection's id in diagnostics events. */
+  readonly connectionId: string;
   /** Hands a parsed message to the client (dropped once the connection is closing). */
   deliver(value: unknown): void;
   /**
-   * True when `NODE_DEBUG` enables our debuglog: callers build a log line only then, since a template
-   * string per request is measurable on the hot path (~1 % of a loopback call).
+   * True when the debug log is on: callers build a note only then, since a template string per request
+   * is measurable on the hot path (~1 % of a loopback call).
    */
   readonly logging: boolean;
-  /** Redacted debug line (method, status, duration; never header values or bodies). */
+  /** A redacted note for the debug log (never header values or bodies). */
   log(text: string): void;
 }
 
@@ -39,24 +42,35 @@ export interface Issued {
 /**
  * Sends one request on the shell's pool. Never follows redirects (neither pool does).
  * Rejects with an `McpError` (`not_sent`) when the authorizer fails; network errors reject as the pool's own.
+ * Each request on the wire is an `http:request` event, then `http:response` or `http:error`; `rpcMethod`
+ * is the JSON-RPC method a POST carries.
  */
 export async function issue(
   shell: HttpShell,
   spec: HeaderSpec,
   body: string | null,
   signal: AbortSignal,
+  rpcMethod?: string,
 ): Promise<Issued> {
   for (let attempt = 0; ; attempt++) {
     const built = await authorized(shell, spec);
-    const response = await shell.pool.request({
-      origin: shell.url.origin,
-      path: `${shell.url.pathname}${shell.url.search}`,
-      method: spec.method,
-      headers: built.headers,
-      body,
-      signal,
-    });
+    const trace = httpRequestStarted(shell.connectionId, shell.target, spec.method, rpcMethod);
+    let response: PoolResponse;
+    try {
+      response = await shell.pool.request({
+        origin: shell.url.origin,
+        path: `${shell.url.pathname}${shell.url.search}`,
+        method: spec.method,
+        headers: built.headers,
+        body,
+        signal,
+      });
+    } catch (error) {
+      if (trace !== undefined) httpFailed(trace, error, signal.aborted);
+      throw error;
+    }
     const status = response.statusCode;
+    if (trace !== undefined) httpResponded(trace, status);
     if ((status !== 401 && status !== 403) || shell.authorizer?.refused === undefined || attempt > 0) {
       return { response, sessionSent: built.sessionSent };
     }

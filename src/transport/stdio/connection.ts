@@ -5,7 +5,13 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
-import { debuglog } from 'node:util';
+import {
+  debugNote,
+  newConnectionId,
+  stdioExited,
+  stdioSpawned,
+  tracingStdioExit,
+} from '../../diagnostics/publish.js';
 import { McpError } from '../../errors/index.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type {
@@ -24,7 +30,6 @@ import { commandTarget, spawnServer } from './spawn.js';
 import { StderrRing } from './stderr-ring.js';
 import { type ExitInfo, terminate } from './terminate.js';
 
-const debug = debuglog('autos-mcp');
 const DEFAULT_GRACE_MS = 2000;
 /** Messages waiting to be written to a server's stdin, in bytes, before the connection fails. */
 export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024;
@@ -80,9 +85,15 @@ export class StdioConnection implements Connection {
   /** Bytes of lines waiting to be written (plus bookkeeping per line), bounded by `maxQueuedBytes`. */
   #queuedBytes = 0;
   readonly #maxQueuedBytes: number;
+  /** The connection's id in diagnostics events. */
+  readonly #id: string;
+  /** When the process was spawned (performance.now()), for the exit event's run time. */
+  #spawnedAt = 0;
 
-  constructor(options: StdioTransportOptions) {
+  /** `ids.connectionId`: the client's id for this connection in diagnostics events (default: a new one). */
+  constructor(options: StdioTransportOptions, ids: { connectionId?: string | undefined } = {}) {
     this.#options = options;
+    this.#id = ids.connectionId ?? newConnectionId();
     this.target = commandTarget(options.command, options.args);
     // JSON that is not a JSON-RPC message (a JSON log line) is skipped like any other noise.
     this.#decoder = new LineDecoder(options.maxMessageBytes, isMessage);
@@ -114,7 +125,6 @@ export class StdioConnection implements Connection {
       child = await spawnServer(this.#options);
     } catch (error) {
       this.#state = 'failed_start';
-      debug('stdio %s: spawn failed: %s', this.target, (error as Error).message);
       throw error;
     }
     const { stdin, stdout, pid } = child;
@@ -131,7 +141,8 @@ export class StdioConnection implements Connection {
     const tree = new ServerTree(pid);
     this.#tree = tree;
     track(tree);
-    debug('stdio %s: spawned pid %d with %d args', this.target, child.pid, this.#options.args.length);
+    this.#spawnedAt = performance.now();
+    stdioSpawned(this.#id, this.target, pid);
     this.#exited = new Promise((resolve) => {
       this.#markExited = resolve;
     });
@@ -140,7 +151,7 @@ export class StdioConnection implements Connection {
     // stderr must always be drained or a chatty server blocks on a full pipe; we keep a bounded tail.
     child.stderr?.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
     // Broken pipes surface through send()'s callback; without a listener they would crash the host.
-    stdin.on('error', (error: NodeJS.ErrnoException) => debug('stdio %s: stdin %s', this.target, error.code));
+    stdin.on('error', (error: NodeJS.ErrnoException) => debugNote(this.#id, `stdin ${error.code}`));
     stdout.on('error', () => undefined);
     child.stderr?.on('error', () => undefined);
     child.on('exit', (code, signal) => this.#onExit(code, signal));
@@ -266,6 +277,7 @@ export class StdioConnection implements Connection {
       exited: this.#exited,
       hasExited: () => this.#exit !== undefined,
       target: this.target,
+      connectionId: this.#id,
     });
     untrack(tree);
     child.stdout?.destroy();
@@ -281,7 +293,6 @@ export class StdioConnection implements Connection {
       stderrTail: this.#stderr.tail(),
       ...(skippedStdout === undefined ? {} : { skippedStdout }),
     };
-    debug('stdio %s: closed (ended %s, %d left)', this.target, report.ended, report.activeProcesses);
     return { process: report };
   }
 
@@ -324,7 +335,19 @@ export class StdioConnection implements Connection {
     this.#exit = { code, signal };
     this.#tree?.markRootExited();
     this.#markExited();
-    debug('stdio %s: pid %d exited (code %s, signal %s)', this.target, this.#child?.pid, code, signal);
+    const pid = this.#child?.pid;
+    if (pid !== undefined && tracingStdioExit()) {
+      stdioExited({
+        connectionId: this.#id,
+        target: this.target,
+        pid,
+        exitCode: code,
+        signal,
+        durationMs: performance.now() - this.#spawnedAt,
+        startup: !this.#answered,
+        closing: this.#silenced,
+      });
+    }
     if (this.#silenced) return;
     // Deliver what the server wrote before exiting, then report; a grandchild holding stdout must not stall us.
     const drained = new Promise<void>((resolve) => setTimeout(resolve, STDOUT_DRAIN_MS).unref());
@@ -371,7 +394,6 @@ export class StdioConnection implements Connection {
   #fail(error: McpError): void {
     if (this.#silenced) return;
     this.#silenced = true;
-    debug('stdio %s: connection failed (%s)', this.target, error.kind);
     try {
       this.#events.closed(error);
     } finally {

@@ -5,11 +5,10 @@
  * not exit within a reasonable time after SIGTERM". Leftover descendants are ended with the server.
  */
 import type { ChildProcess } from 'node:child_process';
-import { debuglog } from 'node:util';
+import { debugNote } from '../../diagnostics/publish.js';
 import type { ProcessReport } from '../connection.js';
 import type { ServerTree } from './server-tree.js';
 
-const debug = debuglog('autos-mcp');
 /** After SIGKILL we only wait for the kernel to reap, which is quick. */
 const KILL_VERIFY_MS = 2000;
 const POLL_MS = 25;
@@ -27,6 +26,8 @@ export interface TerminateInput {
   exited: Promise<void>;
   hasExited: () => boolean;
   target: string;
+  /** The connection's id in the debug log. */
+  connectionId?: string;
 }
 
 export interface TerminateResult {
@@ -36,7 +37,7 @@ export interface TerminateResult {
 
 /** Runs the sequence and verifies the outcome. Never throws. */
 export async function terminate(input: TerminateInput): Promise<TerminateResult> {
-  const { child, tree, graceMs, exited, hasExited, target } = input;
+  const { child, tree, graceMs, exited, hasExited, target, connectionId } = input;
   // Take a snapshot before anything can exit: once the server dies its orphans are reparented out of reach.
   tree.remember();
   const exitedBefore = hasExited();
@@ -48,7 +49,7 @@ export async function terminate(input: TerminateInput): Promise<TerminateResult>
   // 3. SIGTERM the group and every known descendant (also when the server left children behind).
   if (tree.countAlive() > 0) {
     const serverAlive = !hasExited();
-    debug('stdio %s: SIGTERM process group %d', target, tree.pid);
+    debugNote(connectionId, `${target}: SIGTERM process group ${tree.pid}`);
     tree.signal('SIGTERM');
     if (serverAlive) ended = 'sigterm';
     await waitUntil(() => tree.countAlive() === 0, graceMs);
@@ -56,7 +57,7 @@ export async function terminate(input: TerminateInput): Promise<TerminateResult>
   // 4. SIGKILL whatever is left.
   if (tree.countAlive() > 0) {
     const serverAlive = !hasExited();
-    debug('stdio %s: SIGKILL process group %d', target, tree.pid);
+    debugNote(connectionId, `${target}: SIGKILL process group ${tree.pid}`);
     tree.signal('SIGKILL');
     if (serverAlive) ended = 'sigkill';
     await waitUntil(() => tree.countAlive() === 0, KILL_VERIFY_MS);

@@ -1,0 +1,107 @@
+/**
+ * `autos-mcp types <target> [--out file.ts]`: a typed TypeScript module from a live server's tool list
+ * (`src/codegen/`). The generator library is an optional peer dependency, loaded before anything is
+ * started so a missing one costs no server start. The file is written whole or not at all.
+ */
+import { randomBytes } from 'node:crypto';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Client, McpError, type ServerConfig } from '../client/index.js';
+import type { Settings } from '../settings/settings.js';
+import { PACKAGE_VERSION } from '../version.js';
+import { type ParsedArgs, UsageError } from './args.js';
+import type { CliIo } from './main.js';
+import { terminalSafe } from './tool-help.js';
+
+type Target = { config: ServerConfig; settings?: Settings };
+
+/** What `main.ts` lends the command: its target resolution and its connect-run-close. */
+export interface TypesCommandDeps {
+  resolveTarget(parsed: ParsedArgs, io: CliIo): Promise<Target>;
+  withServer<T>(target: Target, io: CliIo, fn: (client: Client) => Promise<T>): Promise<T>;
+}
+
+export const TYPES_HELP = `Usage: autos-mcp types [--out file.ts] [--json] [--protocol v] [--timeout ms] <target>
+
+Writes a TypeScript module from the server's tools/list: an input type per tool, an output type where
+the tool declares an outputSchema, JSDoc from titles and descriptions, each tool's definition digest,
+and a typed binding: bind(client) over a connected client, or withTools(config, async (tools) => …),
+which pins every tool to the definition it was generated from (a changed tool is refused, not called).
+Without --out the module goes to stdout. The module imports only from autos-mcp.
+Needs json-schema-to-typescript (an optional peer dependency): npm install --save-dev json-schema-to-typescript@16
+Example: autos-mcp types --out demo-tools.ts -- npx autos-mcp demo-server`;
+
+export async function typesCommand(parsed: ParsedArgs, io: CliIo, deps: TypesCommandDeps): Promise<number> {
+  // Loaded first: a missing library is reported before any server is started.
+  const { generateModule, loadCompiler } = await import('../codegen/index.js');
+  const compile = await loadCompiler();
+  const target = await deps.resolveTarget(parsed, io);
+  if (parsed.positionals.length > 0)
+    throw new UsageError(`unexpected argument ${JSON.stringify(terminalSafe(parsed.positionals[0] ?? ''))}`);
+  const out = parsed.out === undefined ? undefined : path.resolve(parsed.out);
+  const { source, names, excluded } = await deps.withServer(target, io, async (client) => {
+    const list = await client.listToolsDetailed();
+    const tools = list.tools.flatMap((tool) => {
+      const digest = Object.hasOwn(list.digests, tool.name) ? list.digests[tool.name] : undefined;
+      return digest === undefined ? [] : [{ tool, digest }];
+    });
+    const text = await withoutVerbose(() =>
+      generateModule(
+        {
+          tools,
+          excluded: list.excluded,
+          server: client.serverInfo,
+          generator: `autos-mcp ${PACKAGE_VERSION}`,
+        },
+        compile,
+      ),
+    );
+    return { source: text, names: tools.map((t) => t.tool.name), excluded: list.excluded };
+  });
+  if (out !== undefined) writeWhole(out, source);
+  else if (!parsed.json) io.stdout.write(source);
+  if (parsed.json) {
+    const document = { tools: names, excluded, ...(out === undefined ? { source } : { out }) };
+    io.stdout.write(`${JSON.stringify(document)}\n`);
+  } else if (out !== undefined) {
+    const count = names.length === 1 ? '1 tool' : `${names.length} tools`;
+    io.stderr.write(`wrote ${count} to ${terminalSafe(out)}\n`);
+  }
+  if (excluded.length > 0 && !parsed.json) {
+    const count = excluded.length === 1 ? '1 tool was' : `${excluded.length} tools were`;
+    io.stderr.write(`warning: ${count} left out (named in the module's header comment)\n`);
+  }
+  return 0;
+}
+
+/**
+ * `fn` with `VERBOSE` unset: the generator library prints the schemas it works on when it is set, and
+ * schemas are server text that must not reach the terminal unsanitized.
+ */
+async function withoutVerbose<T>(fn: () => Promise<T>): Promise<T> {
+  const verbose = process.env['VERBOSE'];
+  delete process.env['VERBOSE'];
+  try {
+    return await fn();
+  } finally {
+    if (verbose !== undefined) process.env['VERBOSE'] = verbose;
+  }
+}
+
+/** Writes `file` through a temporary file beside it and a rename: a reader never sees half a module. */
+function writeWhole(file: string, text: string): void {
+  const temporary = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`,
+  );
+  try {
+    writeFileSync(temporary, text, { flag: 'wx', mode: 0o644 });
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+    throw new McpError('config', `autos-mcp types could not write ${terminalSafe(file)} (${code})`, {
+      cause: error,
+    });
+  }
+}

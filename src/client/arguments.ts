@@ -1,0 +1,274 @@
+/**
+ * `validateArguments`: a call's arguments checked against the tool's `inputSchema` before anything is sent.
+ * The validator (@cfworker/json-schema: an interpreter, no code generated from the schema, drafts 4 to
+ * 2020-12) is imported only when the option is used. The schema is server data: it is copied (the
+ * validator annotates what it is given; the definition stays exactly as listed), bounded, and any `$ref`
+ * that does not resolve inside it is refused — nothing is ever fetched. Errors name the path and the
+ * expected type, never a value. Spec: S25+26/server/tools (`inputSchema`, default dialect 2020-12).
+ */
+import { McpError } from '../errors/index.js';
+import type { Tool } from './types.js';
+
+/** Deepest nesting of a schema that is checked; a deeper one is refused (`invalid_tool`). */
+const MAX_DEPTH = 64;
+/** Most values (objects, arrays, scalars) in one schema; a bigger one is refused (`invalid_tool`). */
+const MAX_NODES = 20_000;
+/** Longest path or property name quoted in an error. */
+const MAX_PATH = 200;
+
+type Draft = '4' | '7' | '2019-09' | '2020-12';
+type Unit = { instanceLocation: string; keyword: string; keywordLocation: string; error: string };
+type Validate = (instance: unknown) => { valid: boolean; errors: Unit[] };
+
+/** Keywords whose failure is only the sum of a failure below them: the error below is the precise one. */
+const CONTAINERS = new Set([
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'unevaluatedItems',
+  '$ref',
+  '$recursiveRef',
+  '$dynamicRef',
+  'allOf',
+  'dependentSchemas',
+  'then',
+  'else',
+]);
+const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+
+/** What a failed check says: where, what was expected, by which keyword. Never the value. */
+export interface ArgumentProblem {
+  /** JSON Pointer into the arguments (`''` is the arguments object itself). */
+  path: string;
+  /** The schema keyword that failed (`type`, `required`, `minimum`, …). */
+  keyword: string;
+  /** The expected JSON type(s), when the schema says (`string`, `string | number`). */
+  expected?: string;
+}
+
+const compiled = new WeakMap<object, Validate>();
+let loading: Promise<typeof import('@cfworker/json-schema')> | undefined;
+
+/** Imports the validator once, on first use; a missing package is a `config` error saying what to install. */
+function loadValidator(): Promise<typeof import('@cfworker/json-schema')> {
+  loading ??= import('@cfworker/json-schema').catch((error: unknown) => {
+    loading = undefined;
+    throw new McpError(
+      'config',
+      'validateArguments needs the optional peer dependency @cfworker/json-schema: npm install @cfworker/json-schema@4',
+      { cause: error },
+    );
+  });
+  return loading;
+}
+
+/**
+ * Checks `args` against `tool.inputSchema`. Throws `invalid_arguments` (`not_sent`) naming the first failing
+ * path, `invalid_tool` (`not_sent`) when the schema cannot be used (too big, an unknown dialect, a `$ref`
+ * that does not resolve inside it, or evaluation failing), and `config` when the validator is not installed.
+ */
+export async function checkArguments(
+  tool: Tool,
+  args: Record<string, unknown>,
+  target: string,
+): Promise<void> {
+  const notCalled = `tool ${tool.name} on ${target} was not called`;
+  const validate = compiled.get(tool.inputSchema) ?? compile(await loadValidator(), tool, notCalled);
+  compiled.set(tool.inputSchema, validate);
+  let outcome: ReturnType<Validate>;
+  try {
+    outcome = validate(args);
+  } catch (error) {
+    if (error instanceof McpError) throw error; // a schema refused when it was compiled
+    // A cyclic `$ref` (stack overflow), a pattern that is not a regular expression, …
+    throw new McpError('invalid_tool', `${notCalled}: its inputSchema could not be evaluated`, {
+      cause: error,
+      data: { tool: tool.name },
+    });
+  }
+  if (outcome.valid) return;
+  const problem = firstProblem(outcome.errors);
+  const at = problem.path === '' ? 'the arguments object' : problem.path;
+  const expected = problem.expected === undefined ? '' : `: expected ${problem.expected}`;
+  const rule = problem.keyword === 'type' ? '' : ` (${problem.keyword})`;
+  throw new McpError(
+    'invalid_arguments',
+    `${notCalled}: the arguments do not fit its inputSchema at ${at}${expected}${rule}`,
+    { data: { tool: tool.name, ...problem } },
+  );
+}
+
+function compile(module: typeof import('@cfworker/json-schema'), tool: Tool, notCalled: string): Validate {
+  const refuse = (why: string, cause?: unknown) =>
+    new McpError('invalid_tool', `${notCalled}: its inputSchema ${why}`, {
+      data: { tool: tool.name },
+      ...(cause === undefined ? {} : { cause }),
+    });
+  const copy = boundedCopy(tool.inputSchema);
+  if (copy === undefined)
+    return fail(refuse(`is larger than can be checked (${MAX_DEPTH} levels, ${MAX_NODES} values)`));
+  // Every `$ref` must resolve inside the schema: a remote or missing one is refused, never fetched.
+  if (!refsResolve(copy))
+    return fail(refuse('has a $ref that does not resolve inside it (remote references are never fetched)'));
+  const draft = draftOf((copy as Record<string, unknown>)['$schema']);
+  if (draft === undefined) return fail(refuse('names a JSON Schema dialect the validator does not support'));
+  let validator: InstanceType<typeof module.Validator>;
+  try {
+    validator = new module.Validator(copy as Record<string, unknown>, draft, true);
+  } catch (error) {
+    return fail(refuse('could not be compiled', error));
+  }
+  return (instance) => validator.validate(instance) as { valid: boolean; errors: Unit[] };
+}
+
+/** A `Validate` that always throws `error` (cached too: the same schema is refused the same way). */
+function fail(error: McpError): Validate {
+  return () => {
+    throw error;
+  };
+}
+
+/** The dialect a `$schema` names; absent means 2020-12, the MCP default (S25+26/server/tools). */
+function draftOf(schema: unknown): Draft | undefined {
+  if (schema === undefined) return '2020-12';
+  if (typeof schema !== 'string') return undefined;
+  if (/json-schema\.org\/draft\/2020-12\/schema#?$/.test(schema)) return '2020-12';
+  if (/json-schema\.org\/draft\/2019-09\/schema#?$/.test(schema)) return '2019-09';
+  if (/json-schema\.org\/draft-0[67]\/schema#?$/.test(schema)) return '7';
+  if (/json-schema\.org\/draft-04\/schema#?$/.test(schema)) return '4';
+  return undefined;
+}
+
+/**
+ * A plain copy of the schema, without `format` (an annotation in 2020-12: asserting it could refuse what
+ * the server accepts), or undefined past the bounds. Own enumerable data only; `__proto__` keys stay data.
+ */
+function boundedCopy(schema: unknown): unknown {
+  let nodes = 0;
+  const copy = (value: unknown, depth: number, inSchema: boolean): unknown => {
+    if (++nodes > MAX_NODES || depth > MAX_DEPTH) throw BOUNDS;
+    if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1, inSchema));
+    if (typeof value !== 'object' || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      // `format` is dropped only where it is a keyword, not as a property named "format" or inside `enum`/`const`.
+      if (inSchema && key === 'format' && typeof item === 'string') continue;
+      const literal = key === 'enum' || key === 'const' || key === 'default' || key === 'examples';
+      const named =
+        key === 'properties' || key === '$defs' || key === 'definitions' || key === 'patternProperties';
+      Object.defineProperty(out, key, {
+        value: named ? copyNamed(item, depth + 1) : copy(item, depth + 1, inSchema && !literal),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  };
+  // A map of name → schema: the names are data, each value a schema.
+  const copyNamed = (value: unknown, depth: number): unknown => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return copy(value, depth, false);
+    if (++nodes > MAX_NODES || depth > MAX_DEPTH) throw BOUNDS;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value))
+      Object.defineProperty(out, key, { value: copy(item, depth + 1, true), enumerable: true });
+    return out;
+  };
+  try {
+    return copy(schema, 0, true);
+  } catch (error) {
+    if (error === BOUNDS) return undefined;
+    throw error;
+  }
+}
+const BOUNDS = Symbol('bounds');
+
+/**
+ * True when every `$ref` and `$recursiveRef` is a fragment that resolves inside the schema: a JSON Pointer
+ * from the root (`#/$defs/item`), `#`, or an `$anchor` it defines. Anything else (a URL, a file, another
+ * document's `$id`) is refused before the validator sees it, so nothing can be fetched or guessed. (A
+ * subschema with its own `$id` may be refused here although it would resolve; the cost of staying simple.)
+ */
+function refsResolve(schema: unknown): boolean {
+  const refs: string[] = [];
+  const anchors = new Set<string>();
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    const record = node as Record<string, unknown>;
+    for (const key of ['$ref', '$recursiveRef', '$dynamicRef'])
+      if (Object.hasOwn(record, key)) refs.push(typeof record[key] === 'string' ? record[key] : '\u0000');
+    if (typeof record['$anchor'] === 'string') anchors.add(record['$anchor']);
+    for (const value of Object.values(record)) stack.push(value);
+  }
+  return refs.every((ref) => {
+    if (!ref.startsWith('#')) return false;
+    if (ref === '#') return true;
+    if (!ref.startsWith('#/')) return anchors.has(ref.slice(1));
+    let node: unknown = schema;
+    for (const raw of ref.slice(2).split('/')) {
+      let segment: string;
+      try {
+        segment = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+      } catch {
+        return false;
+      }
+      if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return false;
+      node = (node as Record<string, unknown>)[segment];
+    }
+    return typeof node === 'boolean' || (typeof node === 'object' && node !== null && !Array.isArray(node));
+  });
+}
+
+/** The most precise failure: the first error that is not only the sum of the errors below it. */
+export function firstProblem(errors: readonly Unit[]): ArgumentProblem {
+  const index = errors.findIndex((unit) => !CONTAINERS.has(unit.keyword));
+  const unit = errors[index === -1 ? errors.length - 1 : index];
+  if (unit === undefined) return { path: '', keyword: 'unknown' };
+  let path = pointerOf(unit.instanceLocation);
+  const problem: ArgumentProblem = { path, keyword: unit.keyword };
+  if (unit.keyword === 'false') {
+    // `additionalProperties: false` and other `false` schemas: nothing is allowed here.
+    problem.keyword = 'additionalProperties';
+    problem.expected = 'no value (the schema allows no such property)';
+  } else if (unit.keyword === 'type') {
+    const types = typesIn(unit.error);
+    if (types !== undefined) problem.expected = types;
+  } else if (unit.keyword === 'required') {
+    const name = /required property "(.*)"\.$/s.exec(unit.error)?.[1];
+    if (name !== undefined) path = `${path}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    problem.path = path;
+    problem.expected = 'a value (required)';
+  } else if (unit.keyword === 'anyOf' || unit.keyword === 'oneOf') {
+    // The alternatives' own type errors say what would have fit.
+    const below = errors.filter(
+      (e) => e.keyword === 'type' && e.keywordLocation.startsWith(`${unit.keywordLocation}/`),
+    );
+    const types = [...new Set(below.flatMap((e) => (typesIn(e.error) ?? '').split(' | ')))].filter(Boolean);
+    if (types.length > 0) problem.expected = types.join(' | ');
+  }
+  problem.path = problem.path.length > MAX_PATH ? `${problem.path.slice(0, MAX_PATH)}…` : problem.path;
+  return problem;
+}
+
+/** The expected types of a validator type error, from the JSON type vocabulary only. */
+function typesIn(error: string): string | undefined {
+  const listed = /Expected (.*)\.$/s.exec(error)?.[1] ?? '';
+  const types = [...listed.matchAll(/"([a-z]+)"/g)].map((m) => m[1] ?? '').filter((t) => TYPES.has(t));
+  return types.length > 0 ? types.join(' | ') : undefined;
+}
+
+/** `#/a~1b/0` (URI-encoded by the validator) → `/a~1b/0`, a JSON Pointer into the arguments. */
+function pointerOf(location: string): string {
+  const raw = location.startsWith('#') ? location.slice(1) : location;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

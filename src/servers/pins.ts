@@ -1,0 +1,65 @@
+/**
+ * The tool definitions a user approved for a configured server (`autos-mcp pin NAME`), by server name, in
+ * `pinned-tools.json` in the user's own autos-mcp config directory (a private file, 0600, written
+ * atomically under a lock by the file store). At connect they become the config's `pin` (see
+ * docs/client.md, "Filters and pins"), under any `pin` the config file itself carries.
+ */
+import { resolve } from 'node:path';
+import type { ToolPinObject } from '../config/tool-policy.js';
+import { McpError } from '../errors/index.js';
+import { plaintextFileStore } from '../store/file.js';
+import { configDir } from '../store/paths.js';
+import type { CredentialStore } from '../store/types.js';
+import type { TrustOptions } from './trust.js';
+
+const STORE_NAME = 'pinned-tools';
+
+function storeOf(options: TrustOptions): { store: CredentialStore; file: string } {
+  const dir = configDir({
+    ...(options.home === undefined ? {} : { home: options.home }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.platform === undefined ? {} : { platform: options.platform }),
+  });
+  return { store: plaintextFileStore(STORE_NAME, { dir }), file: resolve(dir, `${STORE_NAME}.json`) };
+}
+
+/** The path of the pins file. */
+export function pinsFile(options: TrustOptions = {}): string {
+  return storeOf(options).file;
+}
+
+/** The pins stored for `server`, by tool name (empty when none). A pins file that cannot be read throws `config`. */
+export async function storedPins(
+  server: string,
+  options: TrustOptions = {},
+): Promise<Record<string, ToolPinObject>> {
+  const { store, file } = storeOf(options);
+  let record: Record<string, unknown> | undefined;
+  try {
+    record = (await store.get(server)) as Record<string, unknown> | undefined;
+  } catch (error) {
+    throw new McpError(
+      'config',
+      `the pins in ${file} cannot be read, so no pinned server is used: ${error instanceof Error ? error.message : String(error)}`,
+      { delivery: 'not_sent' },
+    );
+  }
+  const tools = record?.['tools'];
+  const out: Record<string, ToolPinObject> = {};
+  if (typeof tools !== 'object' || tools === null) return out;
+  for (const [name, pin] of Object.entries(tools as Record<string, unknown>))
+    Object.defineProperty(out, name, { value: pin, enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/** Stores `pins` for `server`: these tools' entries are replaced, the server's other pins kept. */
+export async function savePins(
+  server: string,
+  pins: Record<string, ToolPinObject>,
+  options: TrustOptions = {},
+): Promise<{ file: string; tools: number }> {
+  const { store, file } = storeOf(options);
+  const merged = { ...(await storedPins(server, options)), ...pins };
+  await store.set(server, { tools: merged, pinnedAt: new Date().toISOString() });
+  return { file, tools: Object.keys(merged).length };
+}
