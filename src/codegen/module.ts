@@ -35,7 +35,7 @@ export interface ModuleInput {
 
 /** Most tools named as left out in the header; the rest are counted. */
 const MAX_EXCLUDED_SHOWN = 50;
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
+const SHA256_DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 interface Declared {
   name: string;
@@ -177,12 +177,13 @@ function declaresOnly(text: string, name: string): boolean {
 
 /** `{ digest: "…", parts: { … } }` as source, from checked digest strings only. */
 function pinLiteral(digest: ToolToType['digest']): string {
-  if (!DIGEST.test(digest.digest)) throw new McpError('protocol', 'a tool digest is not a sha256 digest');
+  if (!SHA256_DIGEST.test(digest.digest))
+    throw new McpError('protocol', 'a tool digest is not a sha256 digest');
   const parts = Object.keys(digest.parts)
     .sort()
     .flatMap((part) => {
       const value = digest.parts[part];
-      return /^[a-zA-Z]+$/.test(part) && value !== undefined && DIGEST.test(value)
+      return /^[a-zA-Z]+$/.test(part) && value !== undefined && SHA256_DIGEST.test(value)
         ? [`${part}: ${stringLiteral(value)}`]
         : [];
     });

@@ -54,7 +54,7 @@ export const MAX_TOOL_NAME = 512;
 export const MAX_GLOB_STARS = 16;
 
 /** `sha256:` and 64 lowercase hex digits. */
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
+const SHA256_DIGEST = /^sha256:[0-9a-f]{64}$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const PART_SET: ReadonlySet<string> = new Set(TOOL_PARTS);
 
@@ -104,7 +104,7 @@ export function toolFilterOf(value: unknown): ToolFilterConfig | undefined {
 }
 
 function digestOf(value: unknown, at: string): string {
-  if (typeof value !== 'string' || !DIGEST.test(value))
+  if (typeof value !== 'string' || !SHA256_DIGEST.test(value))
     fail(`${at} must be a digest "sha256:" followed by 64 lowercase hex digits`);
   return value;
 }

@@ -10,7 +10,7 @@ import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, safeSchema } from '../../src/codege
 import { commentBody, escapeInvisible, jsDoc, propertyKey, typeStem } from '../../src/codegen/text.js';
 import { isMcpError } from '../../src/errors/index.js';
 
-const DIGEST = `sha256:${'ab'.repeat(32)}`;
+const SHA256_DIGEST = `sha256:${'ab'.repeat(32)}`;
 
 function deep(depth: number): unknown {
   const text = `${'{"type":"object","properties":{"d":'.repeat(depth)}{"type":"string"}${'}}'.repeat(depth)}`;
@@ -111,8 +111,11 @@ describe('generateModule', () => {
   test('a 10,000-deep schema becomes a type cut at the bound, in a module that declares only its names', async () => {
     const compile = await loadCompiler();
     const tools: ToolToType[] = [
-      { tool: { name: 'deep', inputSchema: deep(10_000) }, digest: { digest: DIGEST, parts: {} } },
-      { tool: { name: '__proto__', inputSchema: { type: 'object' } }, digest: { digest: DIGEST, parts: {} } },
+      { tool: { name: 'deep', inputSchema: deep(10_000) }, digest: { digest: SHA256_DIGEST, parts: {} } },
+      {
+        tool: { name: '__proto__', inputSchema: { type: 'object' } },
+        digest: { digest: SHA256_DIGEST, parts: {} },
+      },
     ];
     const source = await generateModule({ tools, generator: 'test' }, compile);
     assert.match(source, /^export interface DeepInput \{$/m);
@@ -141,7 +144,7 @@ describe('generateModule', () => {
 
   test('a compiler that declares something else falls back to an object of unknown values', async () => {
     const tools: ToolToType[] = [
-      { tool: { name: 'x', inputSchema: { type: 'object' } }, digest: { digest: DIGEST, parts: {} } },
+      { tool: { name: 'x', inputSchema: { type: 'object' } }, digest: { digest: SHA256_DIGEST, parts: {} } },
     ];
     const source = await generateModule(
       { tools, generator: 'test' },
