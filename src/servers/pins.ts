@@ -4,23 +4,16 @@
  * atomically under a lock by the file store). At connect they become the config's `pin` (see
  * docs/client.md, "Filters and pins"), under any `pin` the config file itself carries.
  */
-import { resolve } from 'node:path';
 import type { ToolPinObject } from '../config/tool-policy.js';
 import { McpError } from '../errors/index.js';
-import { plaintextFileStore } from '../store/file.js';
-import { configDir } from '../store/paths.js';
 import type { CredentialStore } from '../store/types.js';
 import type { TrustOptions } from './trust.js';
+import { userStore } from './user-store.js';
 
 const STORE_NAME = 'pinned-tools';
 
 function storeOf(options: TrustOptions): { store: CredentialStore; file: string } {
-  const dir = configDir({
-    ...(options.home === undefined ? {} : { home: options.home }),
-    ...(options.env === undefined ? {} : { env: options.env }),
-    ...(options.platform === undefined ? {} : { platform: options.platform }),
-  });
-  return { store: plaintextFileStore(STORE_NAME, { dir }), file: resolve(dir, `${STORE_NAME}.json`) };
+  return userStore(STORE_NAME, options);
 }
 
 /** The path of the pins file. */

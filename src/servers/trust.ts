@@ -7,27 +7,18 @@
  */
 import { resolve } from 'node:path';
 import { McpError } from '../errors/index.js';
-import { plaintextFileStore } from '../store/file.js';
-import { configDir, displayPath } from '../store/paths.js';
+import { displayPath } from '../store/paths.js';
 import type { CredentialStore } from '../store/types.js';
 import { MAX_CLAUDE_USER_BYTES, readConfigFile } from './read-file.js';
+import { type UserStoreOptions, userStore } from './user-store.js';
 
 /** Where the trust records are kept; each defaults to this process's own. */
-export interface TrustOptions {
-  readonly home?: string;
-  readonly env?: NodeJS.ProcessEnv;
-  readonly platform?: NodeJS.Platform;
-}
+export type TrustOptions = UserStoreOptions;
 
 const STORE_NAME = 'trusted-files';
 
 function storeOf(options: TrustOptions): { store: CredentialStore; file: string } {
-  const dir = configDir({
-    ...(options.home === undefined ? {} : { home: options.home }),
-    ...(options.env === undefined ? {} : { env: options.env }),
-    ...(options.platform === undefined ? {} : { platform: options.platform }),
-  });
-  return { store: plaintextFileStore(STORE_NAME, { dir }), file: resolve(dir, `${STORE_NAME}.json`) };
+  return userStore(STORE_NAME, options);
 }
 
 /** The path of the trust records file. */
