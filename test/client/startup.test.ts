@@ -182,6 +182,14 @@ describe('a command given as one string with spaces', () => {
     assert.match(error.message, /^no program ".+": the command is not split on spaces/);
   });
 
+  test('a long word is shown whole up to 240 characters, then cut', async () => {
+    const long = `/${'d'.repeat(300)}/server.mjs`;
+    const error = await failure(connect({ command: `node ${long}` }));
+    assert.equal(error.kind, 'config');
+    assert.ok(error.message.includes(`args: ["${long.slice(0, 240)}…"]?`), error.message);
+    assert.ok(error.message.length < 700, `${error.message.length} characters`);
+  });
+
   test('with more words, the shown args are bounded', async () => {
     const error = await failure(connect({ command: 'node a.mjs b c d e f g' }));
     assert.equal(error.kind, 'config');

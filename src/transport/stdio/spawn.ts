@@ -25,7 +25,8 @@ const HINTS: Readonly<Record<string, string>> = {
 
 /** Words of a command-with-spaces shown in the suggested split form; the rest is elided. */
 const SPLIT_WORDS_SHOWN = 4;
-const SPLIT_WORD_MAX = 40;
+/** Long enough for a real absolute path, so the suggestion can be copied; short enough to bound a hostile config. */
+const SPLIT_WORD_MAX = 240;
 
 /** The display name of a server started with `command` and `args` (see display.ts). */
 export function commandTarget(command: string, args: readonly string[] = []): string {
