@@ -4,9 +4,9 @@
  * the path, handed to the pure `coerceArguments` (tool-arguments.ts) as data.
  */
 import { open } from 'node:fs/promises';
+import type { SourceText } from './argument-words.js';
 import { safeText } from './format.js';
-import type { SecretInput } from './settings.js';
-import type { SourceText } from './tool-arguments.js';
+import type { SecretInput } from './settings/stdin.js';
 
 /** The most bytes read from one file or from stdin for the arguments of one call (4 MiB). */
 export const MAX_SOURCE_BYTES = 4 * 1024 * 1024;

@@ -6,7 +6,8 @@
 
 import type { CredentialStore } from '../store/types.js';
 import { DEFAULT_CLIENT_METADATA_URL, type OAuthConfig } from './config.js';
-import { OAuth, type OAuthOptions } from './oauth.js';
+import { OAuth } from './oauth.js';
+import type { OAuthOptions } from './options.js';
 import { keys } from './records.js';
 
 /** A neutral OAuth authorizer: no client identity of its own (give `clientId`, a `clientMetadataUrl`, or `dcr: true`). */
@@ -41,11 +42,6 @@ export {
   type OAuthGrant,
 } from './config.js';
 export type { DevicePrompt } from './login/device.js';
-export {
-  type LoginOptions,
-  type LoginPrompt,
-  type LoginResult,
-  OAuth,
-  type OAuthOptions,
-  type OAuthStatus,
-} from './oauth.js';
+export { OAuth } from './oauth.js';
+export type { LoginOptions, LoginPrompt, OAuthOptions } from './options.js';
+export type { LoginResult, OAuthStatus } from './status.js';

@@ -3,9 +3,9 @@
  * It presents the stored token (refreshing one known to be expired first), reacts to 401/403 (a newer
  * token from another process, one refresh, or a non-interactive grant), and otherwise lets the error
  * through with its challenge, so the caller can `login()` and retry. Nothing here opens a browser by itself.
+ * The types callers see are `options.ts` and `status.ts`; the browser login is `login/browser.ts`.
  */
 import * as oauth from 'oauth4webapi';
-import type { Dispatcher } from 'undici';
 import type { AuthChallenge } from '../errors/index.js';
 import { McpError } from '../errors/index.js';
 import { keyringStore, memoryStore } from '../store/index.js';
@@ -21,105 +21,30 @@ import { type CheckedConfig, checkConfig, type OAuthConfig } from './config.js';
 import { discoverAuthorizationServer, discoverResource, type ProtectedResource } from './discovery.js';
 import { dpopKeyPair, dpopWanted, proofFor, rememberNonce } from './dpop.js';
 import { exchangeForIdJag } from './enterprise.js';
-import { allowedUrl, type FetchLike, OAuthHttp, shown } from './http.js';
-import { type DevicePrompt, deviceLogin } from './login/device.js';
-import { startLoopback } from './login/loopback.js';
-import { openInBrowser } from './login/open-url.js';
+import { OAuthHttp, shown } from './http.js';
+import { type ClientContext, clientOf, forgetClient } from './known-client.js';
+import { browserLogin } from './login/browser.js';
+import { deviceLogin } from './login/device.js';
+import { defaultPrompt, LOGIN_TIMEOUT_MS, type LoginOptions, type OAuthOptions } from './options.js';
 import {
   asStored,
   expired,
   keys,
   readBinding,
-  readClient,
   readToken,
   type StoredClient,
   type StoredToken,
 } from './records.js';
 import { chooseClient } from './registration.js';
-import { chooseScopes, covered, splitScopes } from './scopes.js';
-import {
-  authorizationCode,
-  clientCredentials,
-  jwtBearer,
-  refresh,
-  type TokenEndpoint,
-  toStored,
-} from './tokens.js';
-
-/** What a login shows the user: a URL to open, or a device code to enter. Never logged. */
-export type LoginPrompt = DevicePrompt | { readonly kind: 'browser'; readonly url: string };
-
-/** Functions and places, kept out of the plain-data config. */
-export interface OAuthOptions {
-  /**
-   * Keep credentials in this named store in the OS credential store (shared by every process that names
-   * it); default in memory. A plaintext file only if you pass `{ store: plaintextFileStore(name) }`.
-   */
-  readonly storeName?: string;
-  /** Or any store of your own. */
-  readonly store?: CredentialStore;
-  /** Opens the authorization URL (default: the system browser, no shell). */
-  readonly openUrl?: (url: string) => unknown;
-  /** Shows a login prompt to the user (default: written to stderr). */
-  readonly prompt?: (prompt: LoginPrompt) => void;
-  /** The undici dispatcher for requests to authorization servers (a proxy, a CA). */
-  readonly dispatcher?: Dispatcher;
-  /** @internal A fetch of your own (tests). */
-  readonly fetch?: FetchLike;
-}
-
-export interface LoginOptions {
-  /** The challenge an `auth_required` or `forbidden` error carries (default: the last one seen). */
-  readonly challenge?: AuthChallenge | undefined;
-  /** Use the device authorization grant (RFC 8628) instead of a browser. */
-  readonly device?: boolean;
-  /** `false`: do not open a browser, show the URL instead. */
-  readonly browser?: boolean;
-  readonly openUrl?: (url: string) => unknown;
-  readonly prompt?: (prompt: LoginPrompt) => void;
-  /** How long to wait for the user (default 5 minutes). */
-  readonly timeoutMs?: number;
-  readonly signal?: AbortSignal;
-}
-
-export interface LoginResult {
-  readonly issuer: string;
-  readonly resource: string;
-  readonly scopes: readonly string[];
-  /** ISO time, when the server said. */
-  readonly expiresAt: string | undefined;
-  readonly refreshable: boolean;
-}
-
-/** What `status()` tells: never a token, a code or a secret. */
-export interface OAuthStatus {
-  readonly url: string;
-  readonly loggedIn: boolean;
-  readonly issuer: string | undefined;
-  readonly resource: string | undefined;
-  readonly scopes: readonly string[];
-  readonly expiresAt: string | undefined;
-  readonly expired: boolean;
-  readonly refreshable: boolean;
-  readonly tokenType: string | undefined;
-  readonly store: string;
-}
+import { chooseScopes, covered } from './scopes.js';
+import { type LoginResult, loginResult, type OAuthStatus, statusOf } from './status.js';
+import { clientCredentials, jwtBearer, refresh, type TokenEndpoint, toStored } from './tokens.js';
 
 interface Server {
   readonly resource: ProtectedResource;
   readonly as: oauth.AuthorizationServer;
   /** The MCP server takes DPoP-bound tokens (its challenge or its metadata said so). */
   readonly takesDpop: boolean;
-}
-
-const LOGIN_TIMEOUT_MS = 5 * 60_000;
-
-function defaultPrompt(prompt: LoginPrompt): void {
-  const text =
-    prompt.kind === 'browser'
-      ? `Open this URL in a browser to log in:\n  ${prompt.url}\n`
-      : `To log in, open ${prompt.verificationUri} and enter the code ${prompt.userCode}\n`;
-  process.stderr.write(text);
 }
 
 export class OAuth implements Authorizer {
@@ -247,13 +172,7 @@ export class OAuth implements Authorizer {
     const token = this.#automatic
       ? await this.#acquire(options.challenge ?? this.#challenge)
       : await this.#interactive(options);
-    return {
-      issuer: token.issuer,
-      resource: token.resource,
-      scopes: splitScopes(token.scope),
-      expiresAt: token.expiresAt === undefined ? undefined : new Date(token.expiresAt).toISOString(),
-      refreshable: token.refreshToken !== undefined,
-    };
+    return loginResult(token);
   }
 
   /** Forgets the tokens of this server (client registrations stay). Resolves true when there were some. */
@@ -272,20 +191,7 @@ export class OAuth implements Authorizer {
   }
 
   async status(): Promise<OAuthStatus> {
-    const token = await this.#reload();
-    const isExpired = token !== undefined && expired(token);
-    return {
-      url: this.url,
-      loggedIn: token !== undefined && (!isExpired || token.refreshToken !== undefined),
-      issuer: token?.issuer,
-      resource: token === undefined ? undefined : shown(token.resource),
-      scopes: splitScopes(token?.scope),
-      expiresAt: token?.expiresAt === undefined ? undefined : new Date(token.expiresAt).toISOString(),
-      expired: isExpired,
-      refreshable: token?.refreshToken !== undefined,
-      tokenType: token?.tokenType,
-      store: this.#store.description,
-    };
+    return statusOf(this.url, await this.#reload(), this.#store.description);
   }
 
   // --- tokens -----------------------------------------------------------------------------------
@@ -478,39 +384,24 @@ export class OAuth implements Authorizer {
     return found;
   }
 
-  /** The client a stored token was issued to, found again (pre-registered, CIMD, or registered). */
-  async #clientOf(as: oauth.AuthorizationServer, clientId: string): Promise<StoredClient> {
-    if (clientId === this.#config.clientId || clientId === this.#metadataUrl) {
-      return chooseClient({
-        config: this.#config,
-        metadataUrl: clientId === this.#metadataUrl ? this.#metadataUrl : undefined,
-        as,
-        store: this.#store,
-        http: this.#http,
-        redirectUri: undefined,
-        device: false,
-      });
-    }
-    const stored = readClient(await this.#store.get(keys.client(as.issuer)));
-    if (stored?.clientId === clientId) return stored;
-    const issued = readClient(await this.#store.get(keys.issuedTo(as.issuer, clientId)));
-    if (issued !== undefined) {
-      if (issued.authMethod === 'client_secret_basic' || issued.authMethod === 'client_secret_post')
-        throw new McpError(
-          'config',
-          `refreshing the token for ${this.url} needs the secret of client ${clientId}: give clientId and clientSecret`,
-        );
-      return issued;
-    }
-    throw new McpError(
-      'auth_required',
-      `the client this token was issued to at ${as.issuer} is no longer known here: log in again`,
-    );
+  /** What finding a stored token's client needs (see `clientOf`). */
+  get #clients(): ClientContext {
+    return {
+      config: this.#config,
+      metadataUrl: this.#metadataUrl,
+      store: this.#store,
+      http: this.#http,
+      url: this.url,
+    };
   }
 
-  async #forgetClient(issuer: string, clientId: string): Promise<void> {
-    const stored = readClient(await this.#store.get(keys.client(issuer)));
-    if (stored?.clientId === clientId) await this.#store.delete(keys.client(issuer));
+  /** The client a stored token was issued to, found again (pre-registered, CIMD, or registered). */
+  #clientOf(as: oauth.AuthorizationServer, clientId: string): Promise<StoredClient> {
+    return clientOf(this.#clients, as, clientId);
+  }
+
+  #forgetClient(issuer: string, clientId: string): Promise<void> {
+    return forgetClient(this.#store, issuer, clientId);
   }
 
   async #endpoint(
@@ -551,108 +442,29 @@ export class OAuth implements Authorizer {
 
   // --- the two user logins ----------------------------------------------------------------------
 
-  async #browserFlow(server: Server, scope: string | undefined, options: LoginOptions) {
+  #browserFlow(server: Server, scope: string | undefined, options: LoginOptions) {
     const { as } = server;
-    if (!as.code_challenge_methods_supported?.includes('S256'))
-      throw new McpError(
-        'auth_required',
-        `the authorization server ${as.issuer} does not offer PKCE with S256: refusing to log in there`,
-      );
-    const authorize =
-      as.authorization_endpoint === undefined ? undefined : new URL(as.authorization_endpoint);
-    if (authorize === undefined || !allowedUrl(authorize))
-      throw new McpError(
-        'auth_required',
-        `the authorization server ${as.issuer} has no usable https authorization_endpoint`,
-      );
-    const loopback = await this.#listen(as, options);
-    try {
-      const client = await chooseClient({
-        config: this.#config,
-        metadataUrl: this.#metadataUrl,
-        as,
-        store: this.#store,
-        http: this.#http,
-        redirectUri: loopback.redirectUri,
-        device: false,
-      });
-      const verifier = oauth.generateRandomCodeVerifier();
-      const state = oauth.generateRandomState();
-      const query = authorize.searchParams;
-      query.set('response_type', 'code');
-      query.set('client_id', client.clientId);
-      query.set('redirect_uri', loopback.redirectUri);
-      query.set('state', state);
-      query.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
-      query.set('code_challenge_method', 'S256');
-      query.set('resource', server.resource.resource);
-      if (scope !== undefined) query.set('scope', scope);
-      // OpenID Connect issues a refresh token for offline_access only with consent asked (OIDC Core §11).
-      if (splitScopes(scope).includes('offline_access')) query.set('prompt', 'consent');
-      const params = await Promise.race([loopback.callback, this.#open(authorize.href, options)]);
-      const oauthClient = { client_id: client.clientId };
-      let validated: URLSearchParams;
-      try {
-        validated = oauth.validateAuthResponse(as, oauthClient, params, state);
-      } catch (cause) {
-        loopback.finish(false);
-        throw authorizationResponseError(as.issuer, cause);
-      }
-      loopback.finish(true);
-      const endpoint = await this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server));
-      try {
-        return {
-          response: await authorizationCode(endpoint, validated, loopback.redirectUri, verifier),
-          client,
-        };
-      } catch (error) {
-        if (((error as McpError).cause as { error?: unknown } | undefined)?.error === 'invalid_client')
-          await this.#forgetClient(as.issuer, client.clientId);
-        throw error;
-      }
-    } finally {
-      void loopback.close();
-    }
-  }
-
-  /** The callback server: on the configured port, else the port a stored registration names, else any. */
-  async #listen(as: oauth.AuthorizationServer, options: LoginOptions) {
-    const stored = readClient(await this.#store.get(keys.client(as.issuer)));
-    const registeredPort =
-      stored?.redirectUri === undefined ? 0 : Number(new URL(stored.redirectUri).port || 0);
-    const port = this.#config.redirectPort !== 0 ? this.#config.redirectPort : registeredPort;
-    const listen = (p: number) =>
-      startLoopback({
-        host: this.#config.redirectHost,
-        port: p,
-        timeoutMs: options.timeoutMs ?? LOGIN_TIMEOUT_MS,
-        signal: options.signal,
-      });
-    try {
-      return await listen(port);
-    } catch (error) {
-      if (port === 0 || port === this.#config.redirectPort) throw error;
-      return listen(0); // the registered port is taken: a new registration follows
-    }
-  }
-
-  /**
-   * Shows the authorization URL: opens it (the caller's `openUrl`, else the system browser) or prompts.
-   * Not awaited to its end, since an opener may only finish once the callback is answered; resolves
-   * never, rejects if the opener fails, for the caller to race against the callback.
-   */
-  async #open(url: string, options: LoginOptions): Promise<never> {
-    const prompt = options.prompt ?? this.#options.prompt ?? defaultPrompt;
-    const opener = options.openUrl ?? this.#options.openUrl;
-    if (options.browser === false) prompt({ kind: 'browser', url });
-    else if (opener !== undefined) {
-      try {
-        await opener(url);
-      } catch (cause) {
-        throw new McpError('auth_required', 'the login could not start: openUrl failed', { cause });
-      }
-    } else if (!(await openInBrowser(url))) prompt({ kind: 'browser', url });
-    return new Promise<never>(() => {});
+    return browserLogin({
+      as,
+      resource: server.resource.resource,
+      scope,
+      config: this.#config,
+      store: this.#store,
+      options,
+      defaults: this.#options,
+      client: (redirectUri) =>
+        chooseClient({
+          config: this.#config,
+          metadataUrl: this.#metadataUrl,
+          as,
+          store: this.#store,
+          http: this.#http,
+          redirectUri,
+          device: false,
+        }),
+      endpoint: (client) => this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server)),
+      forgetClient: (clientId) => this.#forgetClient(as.issuer, clientId),
+    });
   }
 
   async #deviceFlow(server: Server, scope: string | undefined, options: LoginOptions) {
@@ -688,20 +500,4 @@ function sent(authorization: string | undefined, token: StoredToken): boolean {
 function withoutRefresh(token: StoredToken): StoredToken {
   const { refreshToken: _dropped, ...rest } = token;
   return rest;
-}
-
-function authorizationResponseError(issuer: string, cause: unknown): McpError {
-  if (cause instanceof oauth.AuthorizationResponseError) {
-    const code = /^[\w.-]{1,64}$/.test(cause.error) ? cause.error : 'error';
-    return new McpError('auth_required', `the authorization server ${issuer} refused the login (${code})`, {
-      delivery: 'delivered',
-    });
-  }
-  const message = cause instanceof Error ? cause.message : '';
-  const why = /iss/.test(message)
-    ? 'its issuer (iss) is missing or is not the authorization server this login used (RFC 9207)'
-    : /state/.test(message)
-      ? 'its state does not match this login'
-      : 'it is malformed';
-  return new McpError('auth_required', `the login callback was refused: ${why}`, { delivery: 'delivered' });
 }

@@ -10,8 +10,8 @@ import {
   argumentSources,
   parseArgumentWords,
   type SourceText,
-  toolArguments,
-} from '../../src/cli/tool-arguments.js';
+} from '../../src/cli/argument-words.js';
+import { toolArguments } from '../../src/cli/tool-arguments.js';
 
 /** The demo server's `typed` tool, as it lists it. */
 const TYPED = {

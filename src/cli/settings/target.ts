@@ -1,0 +1,62 @@
+/**
+ * `--settings <name>` on `tools`, `call` and `discover`: the saved settings as the target, or merged over
+ * the target given (the target gives the server, the settings the secrets).
+ */
+import { McpError, type ServerConfig } from '../../client/index.js';
+import { mergeConfig } from '../../session/merge.js';
+import type { Settings } from '../../settings/settings.js';
+import { type ParsedArgs, targetConfig, targetUrl, UsageError } from '../args.js';
+import type { CliIo } from '../main.js';
+import { NAME, openCliSettings } from './store.js';
+
+/**
+ * The config of a `tools`/`call`/`discover` target, with `--settings <name>`: the saved settings alone
+ * (they then hold a `command` or a `url`), or merged over a URL / `--` command target or a `configured`
+ * server (the target gives the server, the settings the secrets). `--timeout`, `--protocol`, `--env`, `--header` and `--cwd` given
+ * on the command line win over both. The `Settings` are returned too, for `envFrom`.
+ */
+export async function targetWithSettings(
+  parsed: ParsedArgs,
+  io: CliIo,
+  configured?: ServerConfig,
+): Promise<{ config: ServerConfig; settings?: Settings }> {
+  if (parsed.settingsName === undefined) {
+    if (parsed.plaintextFile)
+      throw new UsageError('--plaintext-file goes with --settings <name> (or settings …)');
+    return { config: configured ?? targetConfig(parsed) };
+  }
+  const name = parsed.settingsName;
+  if (!NAME.test(name))
+    throw new UsageError(
+      '--settings needs a settings name (A-Z a-z 0-9 . _ -, starting with a letter or digit)',
+    );
+  const hasTarget =
+    configured !== undefined || parsed.serverCommand !== undefined || targetUrl(parsed) !== undefined;
+  // The target is checked (and taken out of the positionals) before the store is touched; a configured
+  // server (autos-mcp/servers) is a target too.
+  const target = hasTarget ? (configured ?? targetConfig(parsed)) : undefined;
+  const { settings } = await openCliSettings(parsed, io);
+  const saved = (await settings.load(name)) ?? {};
+  let config: ServerConfig;
+  if (target !== undefined) config = mergeConfig(target, saved);
+  else {
+    if (typeof saved['command'] !== 'string' && typeof saved['url'] !== 'string')
+      throw new McpError(
+        'config',
+        `the settings "${name}" hold no command or url: give a target (a URL, or -- command …), or save one (autos-mcp settings set ${name} --command … or --url …)`,
+      );
+    config = saved as unknown as ServerConfig;
+    const token = process.env['AUTOS_MCP_TOKEN'];
+    if ('url' in config && token && config.authToken === undefined) config = { ...config, authToken: token };
+  }
+  const flags: Record<string, unknown> = {};
+  if (parsed.timeoutMs !== undefined) flags['timeoutMs'] = parsed.timeoutMs;
+  if (parsed.protocol !== undefined) flags['protocolVersion'] = parsed.protocol;
+  if ('url' in config) {
+    if (Object.keys(parsed.headers).length > 0) flags['headers'] = parsed.headers;
+  } else {
+    if (Object.keys(parsed.env).length > 0) flags['env'] = parsed.env;
+    if (parsed.cwd !== undefined) flags['cwd'] = parsed.cwd;
+  }
+  return { config: mergeConfig(config, flags), settings };
+}

@@ -1,0 +1,57 @@
+/**
+ * What the callers of `OAuth` hand in and see: its options (functions and places, apart from the plain-data
+ * config), the options of `login()`, the prompt a login shows, and the default prompt and wait.
+ */
+import type { Dispatcher } from 'undici';
+import type { AuthChallenge } from '../errors/index.js';
+import type { CredentialStore } from '../store/types.js';
+import type { FetchLike } from './http.js';
+import type { DevicePrompt } from './login/device.js';
+
+/** What a login shows the user: a URL to open, or a device code to enter. Never logged. */
+export type LoginPrompt = DevicePrompt | { readonly kind: 'browser'; readonly url: string };
+
+/** Functions and places, kept out of the plain-data config. */
+export interface OAuthOptions {
+  /**
+   * Keep credentials in this named store in the OS credential store (shared by every process that names
+   * it); default in memory. A plaintext file only if you pass `{ store: plaintextFileStore(name) }`.
+   */
+  readonly storeName?: string;
+  /** Or any store of your own. */
+  readonly store?: CredentialStore;
+  /** Opens the authorization URL (default: the system browser, no shell). */
+  readonly openUrl?: (url: string) => unknown;
+  /** Shows a login prompt to the user (default: written to stderr). */
+  readonly prompt?: (prompt: LoginPrompt) => void;
+  /** The undici dispatcher for requests to authorization servers (a proxy, a CA). */
+  readonly dispatcher?: Dispatcher;
+  /** @internal A fetch of your own (tests). */
+  readonly fetch?: FetchLike;
+}
+
+export interface LoginOptions {
+  /** The challenge an `auth_required` or `forbidden` error carries (default: the last one seen). */
+  readonly challenge?: AuthChallenge | undefined;
+  /** Use the device authorization grant (RFC 8628) instead of a browser. */
+  readonly device?: boolean;
+  /** `false`: do not open a browser, show the URL instead. */
+  readonly browser?: boolean;
+  readonly openUrl?: (url: string) => unknown;
+  readonly prompt?: (prompt: LoginPrompt) => void;
+  /** How long to wait for the user (default 5 minutes). */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** How long a login waits for the user by default. */
+export const LOGIN_TIMEOUT_MS = 5 * 60_000;
+
+/** Shows a login prompt on stderr (the default of `prompt`). */
+export function defaultPrompt(prompt: LoginPrompt): void {
+  const text =
+    prompt.kind === 'browser'
+      ? `Open this URL in a browser to log in:\n  ${prompt.url}\n`
+      : `To log in, open ${prompt.verificationUri} and enter the code ${prompt.userCode}\n`;
+  process.stderr.write(text);
+}
