@@ -4,9 +4,11 @@
  * 2020-12) is imported only when the option is used. The schema is server data: it is copied (the
  * validator annotates what it is given; the definition stays exactly as listed), bounded, and any `$ref`
  * that does not resolve inside it is refused — nothing is ever fetched. Errors name the path and the
- * expected type, never a value. Spec: S25+26/server/tools (`inputSchema`, default dialect 2020-12).
+ * expected type, never a value. A `pattern` runs only where its cost is bounded (`pattern-cost.ts`); the
+ * rest is left to the server. Spec: S25+26/server/tools (`inputSchema`, default dialect 2020-12).
  */
 import { McpError } from '../errors/index.js';
+import { patternInputLimit } from './pattern-cost.js';
 import type { Tool } from './types.js';
 
 /** Deepest nesting of a schema that is checked; a deeper one is refused (`invalid_tool`). */
@@ -15,6 +17,13 @@ const MAX_DEPTH = 64;
 const MAX_NODES = 20_000;
 /** Longest path or property name quoted in an error. */
 const MAX_PATH = 200;
+/**
+ * Classes of the longest string in the arguments (values and property names): one validator per class and
+ * schema, keeping the patterns that may run on strings of that length.
+ */
+const INPUT_CLASSES = [64, 256, 4096, 1 << 20, Number.POSITIVE_INFINITY];
+/** A `patternProperties` expression must be able to run on property names this long, or the schema is refused. */
+const PROPERTY_NAME_MAX = 4096;
 
 type Draft = '4' | '7' | '2019-09' | '2020-12';
 type Unit = { instanceLocation: string; keyword: string; keywordLocation: string; error: string };
@@ -50,7 +59,7 @@ export interface ArgumentProblem {
   expected?: string;
 }
 
-const compiled = new WeakMap<object, Validate>();
+const compiled = new WeakMap<object, Map<number, Validate>>();
 let loading: Promise<typeof import('@cfworker/json-schema')> | undefined;
 
 /** Imports the validator once, on first use; a missing package is a `config` error saying what to install. */
@@ -77,8 +86,18 @@ export async function checkArguments(
   target: string,
 ): Promise<void> {
   const notCalled = `tool ${tool.name} on ${target} was not called`;
-  const validate = compiled.get(tool.inputSchema) ?? compile(await loadValidator(), tool, notCalled);
-  compiled.set(tool.inputSchema, validate);
+  const longest = longestStrings(args);
+  if (longest.name > PROPERTY_NAME_MAX)
+    throw new McpError(
+      'invalid_arguments',
+      `${notCalled}: a property name of the arguments is longer than ${PROPERTY_NAME_MAX} characters, more than its inputSchema can be checked on`,
+      { data: { tool: tool.name, path: '', keyword: 'propertyNames' } },
+    );
+  const inputClass = INPUT_CLASSES.find((limit) => limit >= Math.max(longest.name, longest.value)) ?? 0;
+  const byClass = compiled.get(tool.inputSchema) ?? new Map<number, Validate>();
+  compiled.set(tool.inputSchema, byClass);
+  const validate = byClass.get(inputClass) ?? compile(await loadValidator(), tool, notCalled, inputClass);
+  byClass.set(inputClass, validate);
   let outcome: ReturnType<Validate>;
   try {
     outcome = validate(args);
@@ -102,15 +121,24 @@ export async function checkArguments(
   );
 }
 
-function compile(module: typeof import('@cfworker/json-schema'), tool: Tool, notCalled: string): Validate {
+function compile(
+  module: typeof import('@cfworker/json-schema'),
+  tool: Tool,
+  notCalled: string,
+  inputClass: number,
+): Validate {
   const refuse = (why: string, cause?: unknown) =>
     new McpError('invalid_tool', `${notCalled}: its inputSchema ${why}`, {
       data: { tool: tool.name },
       ...(cause === undefined ? {} : { cause }),
     });
-  const copy = boundedCopy(tool.inputSchema);
-  if (copy === undefined)
+  const copy = boundedCopy(tool.inputSchema, inputClass);
+  if (copy === BOUNDS)
     return fail(refuse(`is larger than can be checked (${MAX_DEPTH} levels, ${MAX_NODES} values)`));
+  if (copy === SLOW_PATTERN)
+    return fail(
+      refuse('has a patternProperties expression that could take exponential time, which is never run'),
+    );
   // Every `$ref` must resolve inside the schema: a remote or missing one is refused, never fetched.
   if (!refsResolve(copy))
     return fail(refuse('has a $ref that does not resolve inside it (remote references are never fetched)'));
@@ -145,9 +173,11 @@ function draftOf(schema: unknown): Draft | undefined {
 
 /**
  * A plain copy of the schema, without `format` (an annotation in 2020-12: asserting it could refuse what
- * the server accepts), or undefined past the bounds. Own enumerable data only; `__proto__` keys stay data.
+ * the server accepts) and without each `pattern` that may not run on strings of `inputClass` characters;
+ * {@link BOUNDS} past the bounds, {@link SLOW_PATTERN} for a `patternProperties` expression that may not run
+ * on property names. Own enumerable data only; `__proto__` keys stay data.
  */
-function boundedCopy(schema: unknown): unknown {
+function boundedCopy(schema: unknown, inputClass: number): unknown {
   let nodes = 0;
   const copy = (value: unknown, depth: number, inSchema: boolean): unknown => {
     if (++nodes > MAX_NODES || depth > MAX_DEPTH) throw BOUNDS;
@@ -157,11 +187,16 @@ function boundedCopy(schema: unknown): unknown {
     for (const [key, item] of Object.entries(value)) {
       // `format` is dropped only where it is a keyword, not as a property named "format" or inside `enum`/`const`.
       if (inSchema && key === 'format' && typeof item === 'string') continue;
+      if (inSchema && key === 'pattern' && typeof item === 'string' && patternInputLimit(item) < inputClass)
+        continue;
       const literal = key === 'enum' || key === 'const' || key === 'default' || key === 'examples';
       const named =
-        key === 'properties' || key === '$defs' || key === 'definitions' || key === 'patternProperties';
+        inSchema &&
+        (key === 'properties' || key === '$defs' || key === 'definitions' || key === 'patternProperties');
       Object.defineProperty(out, key, {
-        value: named ? copyNamed(item, depth + 1) : copy(item, depth + 1, inSchema && !literal),
+        value: named
+          ? copyNamed(item, depth + 1, key === 'patternProperties')
+          : copy(item, depth + 1, inSchema && !literal),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -170,22 +205,42 @@ function boundedCopy(schema: unknown): unknown {
     return out;
   };
   // A map of name → schema: the names are data, each value a schema.
-  const copyNamed = (value: unknown, depth: number): unknown => {
+  const copyNamed = (value: unknown, depth: number, regexKeys: boolean): unknown => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return copy(value, depth, false);
     if (++nodes > MAX_NODES || depth > MAX_DEPTH) throw BOUNDS;
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value))
+    for (const [key, item] of Object.entries(value)) {
+      if (regexKeys && patternInputLimit(key) < PROPERTY_NAME_MAX) throw SLOW_PATTERN;
       Object.defineProperty(out, key, { value: copy(item, depth + 1, true), enumerable: true });
+    }
     return out;
   };
   try {
     return copy(schema, 0, true);
   } catch (error) {
-    if (error === BOUNDS) return undefined;
+    if (error === BOUNDS || error === SLOW_PATTERN) return error;
     throw error;
   }
 }
 const BOUNDS = Symbol('bounds');
+const SLOW_PATTERN = Symbol('slow pattern');
+
+/** The length of the longest property name and of the longest string value anywhere in `args`. */
+function longestStrings(args: Record<string, unknown>): { name: number; value: number } {
+  const longest = { name: 0, value: 0 };
+  const stack: unknown[] = [args];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') longest.value = Math.max(longest.value, node.length);
+    else if (Array.isArray(node)) for (const item of node) stack.push(item);
+    else if (typeof node === 'object' && node !== null)
+      for (const [key, item] of Object.entries(node)) {
+        longest.name = Math.max(longest.name, key.length);
+        stack.push(item);
+      }
+  }
+  return longest;
+}
 
 /**
  * True when every `$ref` and `$recursiveRef` is a fragment that resolves inside the schema: a JSON Pointer

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { firstProblem } from '../../src/client/arguments.js';
-import { connect, isMcpError, withClient } from '../../src/index.js';
+import { connect, isMcpError, textOf, withClient } from '../../src/index.js';
 import { scriptedPair } from '../helpers/memory-server.js';
 import { demoServer } from './helpers.js';
 
@@ -46,6 +46,23 @@ const TOOLS = [
   {
     name: 'wide',
     inputSchema: { type: 'object', properties: { e: { enum: Array.from({ length: 20_001 }, (_, i) => i) } } },
+  },
+  {
+    name: 'exponential',
+    inputSchema: { type: 'object', properties: { p: { type: 'string', pattern: '^(a+)+$' } } },
+  },
+  { name: 'cubic', inputSchema: { type: 'object', properties: { p: { type: 'string', pattern: 'a*a*b' } } } },
+  {
+    name: 'anchored',
+    inputSchema: { type: 'object', properties: { p: { type: 'string', pattern: '^\\d+$' } } },
+  },
+  {
+    name: 'slowKeys',
+    inputSchema: { type: 'object', patternProperties: { '^(a|b)+$': { type: 'string' } } },
+  },
+  {
+    name: 'keys',
+    inputSchema: { type: 'object', patternProperties: { '^x-': { type: 'string' } } },
   },
   {
     name: 'draft7',
@@ -235,6 +252,62 @@ describe('validateArguments: true', () => {
       },
       { validateArguments: true },
     );
+  });
+});
+
+describe('validateArguments: a server pattern runs only where its cost is bounded', () => {
+  test('an exponential pattern never runs: the call is sent and the server decides', {
+    timeout: 20_000,
+  }, async () => {
+    const { client: c, server } = await client({ validateArguments: true });
+    try {
+      // `^(a+)+$` doubles its time with each "a" before the "!": 24 take ~0.1 s (were the pattern run, it
+      // would refuse the value, and this test would fail); 40 would take hours.
+      const result = await c.callTool('exponential', { p: `${'a'.repeat(24)}!` });
+      assert.equal(textOf(result), 'ran');
+      assert.equal(server.sent('tools/call').length, 1);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a polynomial pattern runs on short strings only; past its limit the server checks it', async () => {
+    const { client: c, server } = await client({ validateArguments: true });
+    try {
+      for (let round = 0; round < 2; round++) {
+        const error = await rejection(c.callTool('cubic', { p: 'aaa' }));
+        assert.equal(error.kind, 'invalid_arguments');
+        assert.deepEqual(error.data, { tool: 'cubic', path: '/p', keyword: 'pattern' });
+        // 300 characters: `a*a*b` (two variable quantifiers, not anchored) runs on at most 256.
+        assert.equal(textOf(await c.callTool('cubic', { p: 'a'.repeat(300) })), 'ran');
+      }
+      assert.equal(server.sent('tools/call').length, 2);
+      const error = await rejection(c.callTool('anchored', { p: `${'1'.repeat(100_000)}a` }));
+      assert.equal(error.kind, 'invalid_arguments');
+      assert.match(error.message, /at \/p \(pattern\)$/);
+      assert.equal(textOf(await c.callTool('anchored', { p: '1'.repeat(100_000) })), 'ran');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('patternProperties: an exponential expression refuses the schema; property names are bounded', async () => {
+    const { client: c, server } = await client({ validateArguments: true });
+    try {
+      const slow = await rejection(c.callTool('slowKeys', { ab: 'x' }));
+      assert.equal(slow.kind, 'invalid_tool');
+      assert.equal(slow.delivery, 'not_sent');
+      assert.match(slow.message, /patternProperties expression that could take exponential time/);
+      const wrong = await rejection(c.callTool('keys', { 'x-a': 1 }));
+      assert.equal(wrong.kind, 'invalid_arguments');
+      assert.equal(textOf(await c.callTool('keys', { 'x-a': 'fine' })), 'ran');
+      const long = await rejection(c.callTool('keys', { [`x-${'a'.repeat(5000)}`]: 'x' }));
+      assert.equal(long.kind, 'invalid_arguments');
+      assert.match(long.message, /a property name of the arguments is longer than 4096 characters/);
+      assert.equal(server.sent('tools/call').length, 1);
+    } finally {
+      await c.close();
+    }
   });
 });
 
