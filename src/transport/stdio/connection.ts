@@ -22,7 +22,7 @@ import type {
   SendOptions,
 } from '../connection.js';
 import type { StdioTransportOptions } from '../options.js';
-import { track, untrack } from './exit-hook.js';
+import { rootExited, track, untrack } from './exit-hook.js';
 import { LineDecoder, type SkippedLine } from './framing.js';
 import { ServerTree } from './server-tree.js';
 import { DEFAULT_MAX_SKIPPED_BYTES, DEFAULT_MAX_SKIPPED_LINES, SkippedLines } from './skipped.js';
@@ -333,7 +333,10 @@ export class StdioConnection implements Connection {
 
   #onExit(code: number | null, signal: NodeJS.Signals | null): void {
     this.#exit = { code, signal };
-    this.#tree?.markRootExited();
+    if (this.#tree !== undefined) {
+      this.#tree.markRootExited();
+      rootExited(this.#tree);
+    }
     this.#markExited();
     const pid = this.#child?.pid;
     if (pid !== undefined && tracingStdioExit()) {

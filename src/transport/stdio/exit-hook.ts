@@ -1,19 +1,24 @@
 /**
- * One process-wide registry of live stdio servers. A single `process.on('exit')` listener (added once, so
+ * One registry of live stdio servers per thread. A single `process.on('exit')` listener (added once, so
  * 500 connections add no listeners) SIGKILLs every remaining tree synchronously if the host exits without
- * closing them; and one shared, unref'd timer re-scans /proc so descendants that later leave the server's
- * group are remembered before their parent can die and orphan them.
+ * closing them; a guard process per server (`guard.ts`) does the same when no exit hook can run (SIGKILL,
+ * or the exit of a process whose thread this is); and one shared, unref'd timer re-scans /proc so
+ * descendants that later leave the server's group are remembered before their parent can die and orphan them.
  */
-import { snapshotProcesses } from './procfs.js';
+import { type Guard, startGuard } from './guard.js';
+import { signalGroup, snapshotProcesses } from './procfs.js';
 import type { ServerTree } from './server-tree.js';
 
 const SCAN_INTERVAL_MS = 2000;
-const live = new Set<ServerTree>();
+const live = new Map<ServerTree, Guard | undefined>();
 let hooked = false;
 let timer: NodeJS.Timeout | undefined;
 
 function killAll(): void {
-  for (const tree of live) tree.killNow();
+  for (const [tree, guard] of live) {
+    tree.killNow();
+    guard?.disarm();
+  }
   live.clear();
 }
 
@@ -21,7 +26,7 @@ function scan(): void {
   if (live.size === 0) return;
   // One /proc pass serves every connection.
   const table = snapshotProcesses();
-  for (const tree of live) tree.remember(table);
+  for (const tree of live.keys()) tree.remember(table);
 }
 
 /** Tracks `tree` until `untrack` is called; ends it if the host process exits first. */
@@ -30,15 +35,26 @@ export function track(tree: ServerTree): void {
     process.on('exit', killAll);
     hooked = true;
   }
-  live.add(tree);
+  live.set(tree, live.get(tree) ?? startGuard(tree.pid));
   if (timer === undefined && process.platform === 'linux') {
     timer = setInterval(scan, SCAN_INTERVAL_MS);
     timer.unref();
   }
 }
 
+/**
+ * The server process itself has exited: when nothing is left in its group, its guard is ended at once, so a
+ * server that is never closed leaves no guard waiting to signal a group id that may be reused.
+ */
+export function rootExited(tree: ServerTree): void {
+  if (process.platform === 'win32' || signalGroup(tree.pid, 0)) return;
+  live.get(tree)?.disarm();
+  if (live.has(tree)) live.set(tree, undefined);
+}
+
 /** Stops tracking `tree` (its close sequence has finished). */
 export function untrack(tree: ServerTree): void {
+  live.get(tree)?.disarm();
   live.delete(tree);
   if (live.size === 0 && timer !== undefined) {
     clearInterval(timer);

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { trackedCount } from '../../../src/transport/stdio/exit-hook.js';
 import { must } from '../../helpers/must.js';
-import { alive } from '../../helpers/proc.js';
+import { alive, childPids } from '../../helpers/proc.js';
 import { eventually, once } from '../../helpers/wait.js';
 import { fixtureOptions, open, reportedPids, request } from './harness.js';
 
@@ -86,6 +87,67 @@ describe('StdioConnection: shutdown', { skip: !linux && 'needs /proc' }, () => {
     await eventually(() => !pids.some(alive), { timeoutMs: 2000 });
     const left = pids.filter(alive);
     assert.deepEqual(left, [], `want none alive after host exit, got ${left.join(',')}`);
+  });
+});
+
+/** Live processes of this one that are stdio guards (`autos-mcp-guard` in their command line). */
+function guards(): number[] {
+  return childPids().filter((pid) => {
+    try {
+      return alive(pid) && readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('autos-mcp-guard');
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('StdioConnection: the guard', { skip: !linux && 'needs /proc' }, () => {
+  it('a host killed with SIGKILL runs no exit hook, and its guard still ends the server', async () => {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    // The server ignores SIGTERM, SIGHUP, the end of stdin and errors on its pipes: only a SIGKILL ends it.
+    const script = `
+      import { StdioConnection } from ${JSON.stringify(path.resolve(here, '../../../src/transport/stdio/index.ts'))};
+      const c = new StdioConnection(${JSON.stringify(fixtureOptions('stubborn.mjs'))});
+      await c.start({ message: () => {}, closed() {} });
+      process.stdout.write(c.pid + '\\n', () => process.kill(process.pid, 'SIGKILL'));
+    `;
+    const host = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    host.stdout.on('data', (d) => {
+      out += d;
+    });
+    const [, signal] = await once(host, 'exit', { timeoutMs: 30_000, what: 'the host process to exit' });
+    assert.equal(signal, 'SIGKILL');
+    const pid = Number(out.trim());
+    assert.ok(pid > 0, out);
+    const gone = await eventually(() => !alive(pid), { timeoutMs: 3000 });
+    if (!gone) process.kill(pid, 'SIGKILL');
+    assert.ok(gone, `the server (pid ${pid}) outlived its SIGKILLed host`);
+  });
+
+  it('one guard per open server; close ends it, and so does a server that exits by itself', async () => {
+    const before = guards().length;
+    const { connection } = await open('echo-server.mjs');
+    try {
+      assert.ok(await eventually(() => guards().length === before + 1, { timeoutMs: 3000 }), 'a guard runs');
+    } finally {
+      await connection.close();
+    }
+    assert.equal(guards().length, before, 'close ended the guard');
+    const crashing = await open('exit-at-start.mjs');
+    try {
+      const pid = must(crashing.connection.pid, 'the server pid');
+      assert.ok(await eventually(() => !alive(pid), { timeoutMs: 3000 }), 'the server exits by itself');
+      assert.ok(
+        await eventually(() => guards().length === before, { timeoutMs: 3000 }),
+        'the exit ended the guard',
+      );
+    } finally {
+      await crashing.connection.close();
+    }
+    assert.equal(guards().length, before);
   });
 });
 

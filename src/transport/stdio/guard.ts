@@ -1,0 +1,56 @@
+/**
+ * A guard per stdio server, for when the host goes without running any code: SIGKILL, an out-of-memory
+ * kill, or a `process.exit()` from a thread whose exit hooks never run (a server opened in a worker
+ * thread, by a worker thread). The guard is a tiny `/bin/sh` in its own session that reads a pipe from
+ * this process; nothing is ever written to it, so `read` returns only when the pipe closes — when this
+ * process (or the thread that holds the pipe) is gone — and the guard then SIGKILLs the server's process
+ * group. On a normal close the guard is SIGKILLed first, so it never signals a group that has ended (whose
+ * id could be reused). It ignores the terminal's signals, so a Ctrl-C that ends the host still ends the
+ * server. POSIX only, where `/bin/sh` exists; a guard that cannot start is skipped (the exit hook and the
+ * close sequence still apply). Processes that left the group (setsid) are not the guard's to find.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const SHELL = '/bin/sh';
+/** `$1` is the server's process group id. The `read` ends at end of file: the host is gone. */
+const SCRIPT = `trap '' INT HUP TERM QUIT PIPE; read _; kill -KILL -- -"$1" 2>/dev/null; kill -KILL "$1" 2>/dev/null`;
+
+const available = process.platform !== 'win32' && existsSync(SHELL);
+
+/** A started guard: `disarm` ends it without signalling anything. */
+export interface Guard {
+  disarm(): void;
+}
+
+/** Starts a guard for the process group `pgid`; undefined where guards are not available. */
+export function startGuard(pgid: number): Guard | undefined {
+  if (!available) return undefined;
+  let guard: ChildProcess;
+  try {
+    guard = spawn(SHELL, ['-c', SCRIPT, 'autos-mcp-guard', String(pgid)], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+      env: {},
+    });
+  } catch {
+    return undefined;
+  }
+  guard.on('error', () => {}); // a guard that failed to start guards nothing; the exit hook remains
+  guard.stdin?.on('error', () => {});
+  // Neither the guard nor its pipe keeps the host alive.
+  guard.unref();
+  const pipe: unknown = guard.stdin;
+  if (pipe !== null && typeof pipe === 'object' && 'unref' in pipe && typeof pipe.unref === 'function')
+    pipe.unref();
+  let armed = true;
+  return {
+    disarm() {
+      if (!armed) return;
+      armed = false;
+      // SIGKILL before the pipe closes: the guard must not see end of file and signal an ended group.
+      guard.kill('SIGKILL');
+      guard.stdin?.destroy();
+    },
+  };
+}
