@@ -279,7 +279,7 @@ export class StdioConnection implements Connection {
       target: this.target,
       connectionId: this.#id,
     });
-    untrack(tree);
+    await untrack(tree);
     child.stdout?.destroy();
     child.stderr?.destroy();
     child.stdin?.destroy();

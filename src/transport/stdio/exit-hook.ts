@@ -17,7 +17,7 @@ let timer: NodeJS.Timeout | undefined;
 function killAll(): void {
   for (const [tree, guard] of live) {
     tree.killNow();
-    guard?.disarm();
+    void guard?.disarm();
   }
   live.clear();
 }
@@ -48,18 +48,18 @@ export function track(tree: ServerTree): void {
  */
 export function rootExited(tree: ServerTree): void {
   if (process.platform === 'win32' || signalGroup(tree.pid, 0)) return;
-  live.get(tree)?.disarm();
-  if (live.has(tree)) live.set(tree, undefined);
+  void live.get(tree)?.disarm();
 }
 
-/** Stops tracking `tree` (its close sequence has finished). */
-export function untrack(tree: ServerTree): void {
-  live.get(tree)?.disarm();
+/** Stops tracking `tree` (its close sequence has finished); resolves once its guard is reaped. */
+export function untrack(tree: ServerTree): Promise<void> {
+  const disarmed = live.get(tree)?.disarm() ?? Promise.resolve();
   live.delete(tree);
   if (live.size === 0 && timer !== undefined) {
     clearInterval(timer);
     timer = undefined;
   }
+  return disarmed;
 }
 
 /** Number of trees currently tracked (for tests and diagnostics). */

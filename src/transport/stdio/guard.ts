@@ -18,10 +18,16 @@ const SCRIPT = `trap '' INT HUP TERM QUIT PIPE; read _; kill -KILL -- -"$1" 2>/d
 
 const available = process.platform !== 'win32' && existsSync(SHELL);
 
-/** A started guard: `disarm` ends it without signalling anything. */
+/**
+ * A started guard: `disarm` ends it without signalling anything, and resolves once it has been reaped
+ * (at most {@link REAP_WAIT_MS} later), so a worker thread that ends right after a close leaves no zombie.
+ */
 export interface Guard {
-  disarm(): void;
+  disarm(): Promise<void>;
 }
+
+/** Longest wait for a SIGKILLed guard to be reaped; it takes a few milliseconds. */
+const REAP_WAIT_MS = 1000;
 
 /** Starts a guard for the process group `pgid`; undefined where guards are not available. */
 export function startGuard(pgid: number): Guard | undefined {
@@ -43,14 +49,31 @@ export function startGuard(pgid: number): Guard | undefined {
   const pipe: unknown = guard.stdin;
   if (pipe !== null && typeof pipe === 'object' && 'unref' in pipe && typeof pipe.unref === 'function')
     pipe.unref();
-  let armed = true;
+  const exited = new Promise<void>((resolve) => {
+    if (guard.exitCode !== null || guard.signalCode !== null) resolve();
+    guard.once('exit', () => resolve());
+    guard.once('error', () => resolve());
+  });
+  let disarmed: Promise<void> | undefined;
   return {
     disarm() {
-      if (!armed) return;
-      armed = false;
+      if (disarmed !== undefined) return disarmed;
       // SIGKILL before the pipe closes: the guard must not see end of file and signal an ended group.
       guard.kill('SIGKILL');
       guard.stdin?.destroy();
+      // Held until reaped: the loop of the thread that started it is the one that reaps it.
+      guard.ref();
+      let timer: NodeJS.Timeout | undefined;
+      disarmed = Promise.race([
+        exited,
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, REAP_WAIT_MS);
+        }),
+      ]).finally(() => {
+        clearTimeout(timer);
+        guard.unref();
+      });
+      return disarmed;
     },
   };
 }
