@@ -5,6 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
+import { isMainThread } from 'node:worker_threads';
 import {
   debugNote,
   newConnectionId,
@@ -279,7 +280,10 @@ export class StdioConnection implements Connection {
       target: this.target,
       connectionId: this.#id,
     });
-    await untrack(tree);
+    // The guard is reaped by the loop of the thread that started it: a worker thread may end right after
+    // this close, so it waits; the main thread's loop outlives the close and reaps it without delaying it.
+    const guardReaped = untrack(tree);
+    if (!isMainThread) await guardReaped;
     child.stdout?.destroy();
     child.stderr?.destroy();
     child.stdin?.destroy();

@@ -135,7 +135,10 @@ describe('StdioConnection: the guard', { skip: !linux && 'needs /proc' }, () => 
     } finally {
       await connection.close();
     }
-    assert.equal(guards().length, before, 'close ended the guard');
+    assert.ok(
+      await eventually(() => guards().length === before, { timeoutMs: 3000 }),
+      'close ended the guard',
+    );
     const crashing = await open('exit-at-start.mjs');
     try {
       const pid = must(crashing.connection.pid, 'the server pid');
