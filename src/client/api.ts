@@ -12,21 +12,21 @@ import {
   normalizeConfig,
   type ServerConfig,
 } from '../config/index.js';
-import { connectionFailed, connectionIsReady, newConnectionId } from '../diagnostics/publish.js';
-import { type AnyMcpError, isMcpError, McpError, type McpErrorOptions } from '../errors/index.js';
-import { boundedTail } from '../internal/redact.js';
-import type { Connection, ConnectionCloseReport } from '../transport/connection.js';
+import { connectionFailed, connectionIsReady, debugNote, newConnectionId } from '../diagnostics/publish.js';
+import type { McpError } from '../errors/index.js';
+import type { Connection, ProcessReport } from '../transport/connection.js';
 import { openConnection } from '../transport/open.js';
 import type { CallOptions, CallToolOptions } from './call-options.js';
 import { answerInputRequest, clientCapabilities } from './capabilities.js';
 import { ToolCatalog } from './catalog.js';
 import { Client } from './client.js';
 import { Engine } from './engine.js';
-import { getReady, ReadyBudget } from './lifecycle.js';
+import { endedByProbe, getReady, ReadyBudget } from './lifecycle.js';
 import { notSent } from './not-sent.js';
 import { routeNotification } from './notifications.js';
 import type { ConnectOptions } from './options.js';
 import { Responder } from './responder.js';
+import { startupError } from './startup-error.js';
 import { filterRefusal } from './tool-filter.js';
 import type { CallToolResult, LegacyVersion, ToolCallOutcome } from './types.js';
 import { Wire } from './wire.js';
@@ -52,9 +52,6 @@ async function resolveConnection(
   return { settings: normalized, connection };
 }
 
-/** The stderr tail a connect error carries, at most this many characters (the close report keeps more). */
-const ERROR_TAIL_CHARS = 8 * 1024;
-
 /**
  * Connects to one server now: spawns it (stdio) or reaches it (HTTP), and gets ready in the configured
  * revision — `initialize` for 2025-11-25, nothing for a pinned 2026-07-28, a probe for `auto` — within
@@ -63,7 +60,9 @@ const ERROR_TAIL_CHARS = 8 * 1024;
  * unless the server answered (`delivered`): no request of the caller's left; the handshake's own error
  * is the `cause`. A stdio server that exits first is "… exited during startup with code N, before it
  * answered initialize"; one that stays silent is "… is running but did not answer initialize within N
- * ms"; both carry the server's `stderrTail`.
+ * ms"; both carry the server's `stderrTail`. Under `auto`, a stdio server that exits on the probe (as
+ * servers on the Rust SDK do before `initialize`) is started once more in legacy mode; the client's
+ * `close()` report then has `probeRestart`.
  *
  * With `options.connection` (e.g. one end of `createMemoryPair()`), `config` holds only the shared
  * settings (`timeoutMs`, `protocolVersion`, …) and that connection is used instead of opening one.
@@ -79,12 +78,33 @@ export async function connect(
   options: ConnectOptions = {},
 ): Promise<Client> {
   const readyMs = durationMs(options.timeoutMs, 'timeoutMs', Number.NaN, { positive: true });
-  const startedAt = Date.now();
+  return start(config, options, { startedAt: Date.now(), readyMs, firstStart: undefined });
+}
+
+/** One start of the connect phase: when it began, the caller's deadline, and an earlier start's end. */
+interface StartRun {
+  startedAt: number;
+  /** `options.timeoutMs` (NaN: the config's `connectTimeoutMs`). */
+  readyMs: number;
+  /** How the first process ended, when `auto`'s probe ended it and this is the second start. */
+  firstStart: ProcessReport | undefined;
+}
+
+/**
+ * Opens the connection and gets ready. Under `auto`, a server process that ends on the `server/discover`
+ * probe (exits, or closes its stdout, as servers on the Rust SDK do before `initialize`) is started
+ * once more, in legacy mode, within the same deadline: only the probe was lost, never a caller's call.
+ */
+async function start(
+  config: ServerConfig | BaseServerConfig,
+  options: ConnectOptions,
+  run: StartRun,
+): Promise<Client> {
   const connectionId = newConnectionId();
   const { settings, connection } = await resolveConnection(config, options, connectionId);
-  const connectMs = Number.isNaN(readyMs) ? settings.connectTimeoutMs : readyMs;
-  // Spawning and resolving the connection count against the deadline too.
-  const budget = new ReadyBudget(connectMs - (Date.now() - startedAt));
+  const connectMs = Number.isNaN(run.readyMs) ? settings.connectTimeoutMs : run.readyMs;
+  // Spawning and resolving the connection (and a first start, if any) count against the deadline too.
+  const budget = new ReadyBudget(connectMs - (Date.now() - run.startedAt));
   const closeController = new AbortController();
   const catalog = new ToolCatalog();
   const responder = new Responder(
@@ -109,9 +129,12 @@ export async function connect(
   });
   const stepOptions: CallOptions = {};
   if (options.signal) stepOptions.signal = options.signal;
+  const restarted = run.firstStart !== undefined;
   try {
     await engine.start();
-    const session = await getReady(wire, settings, connection.traits, stepOptions, budget);
+    const session = await getReady(wire, settings, connection.traits, stepOptions, budget, {
+      probe: !restarted,
+    });
     engine.cancelBy(session.cancelBy);
     engine.markReady();
     connectionIsReady(engine.trace, session.version, session.serverInfo);
@@ -132,10 +155,25 @@ export async function connect(
       session,
       catalog,
       closeController,
+      probeRestart: run.firstStart,
     });
   } catch (error) {
     closeController.abort();
     const failure = engine.failure;
+    // A process we started (never a connection handed in) that the probe alone ended: start it again.
+    const again =
+      !restarted &&
+      options.connection === undefined &&
+      connection.process !== undefined &&
+      endedByProbe(settings, failure, budget.steps);
+    if (again) {
+      debugNote(
+        connectionId,
+        'the server ended on the server/discover probe: starting it again in legacy mode',
+      );
+      const first = (await engine.close().catch(() => undefined))?.process;
+      if (first !== undefined) return start(config, options, { ...run, firstStart: first });
+    }
     const facts = {
       target: settings.target,
       pid: connection.process?.pid,
@@ -143,67 +181,13 @@ export async function connect(
       note: engine.note(),
       steps: budget.steps,
       connectMs,
+      restarted,
     };
     // Published before the close, whose report adds only the stderr tail (never in a payload).
     connectionFailed(engine.trace, 'connect', startupError(error, { ...facts, report: undefined }));
     const report = await engine.close().catch(() => undefined);
     throw startupError(error, { ...facts, report });
   }
-}
-
-/** What `connect()` knows when the connect phase failed. */
-interface StartupFacts {
-  target: string;
-  /** The server's pid, when the connection runs a local process. */
-  pid: number | undefined;
-  /** Why the connection ended by itself (the server exited, …), if it did. */
-  failure: McpError | undefined;
-  /** What the connection tolerated (skipped stdout lines), as a clause; '' when nothing. */
-  note: string;
-  report: ConnectionCloseReport | undefined;
-  /** The handshake methods sent, in order. */
-  steps: readonly string[];
-  connectMs: number;
-}
-
-/**
- * The error `connect()` rejects with: one sentence about the server's startup where that is what went
- * wrong, and `delivery` about the caller's operation — `not_sent` unless the server answered
- * (`delivered`), since only the handshake left. The handshake's own error stays the `cause`.
- */
-function startupError(error: unknown, facts: StartupFacts): unknown {
-  if (!isMcpError(error) || error.kind === 'config') return error;
-  const step = facts.steps.at(-1);
-  // The write found the pipe broken and the server gone: the exit, said the same way.
-  const exit = [error, error.cause].find(
-    (e): e is AnyMcpError => isMcpError(e) && e.kind === 'closed' && e.message.startsWith(facts.target),
-  );
-  if (exit !== undefined && step !== undefined) {
-    return new McpError('closed', `${exit.message}, before it answered ${step}`, {
-      delivery: 'not_sent',
-      cause: error,
-      ...(exit.stderrTail === undefined ? {} : { stderrTail: exit.stderrTail }),
-    });
-  }
-  if (error.delivery !== 'unknown') return error;
-  const tail = facts.failure?.stderrTail ?? error.stderrTail ?? facts.report?.process?.stderrTail;
-  const options: McpErrorOptions = { delivery: 'not_sent', cause: error };
-  if (tail) options.stderrTail = boundedTail(tail, ERROR_TAIL_CHARS);
-  if (error.code !== undefined) options.code = error.code;
-  if (error.status !== undefined) options.status = error.status;
-  if (error.data !== undefined) options.data = error.data;
-  const who = facts.pid === undefined ? facts.target : `${facts.target} (pid ${facts.pid})`;
-  if (facts.failure?.kind === 'closed' && step !== undefined) {
-    // `node x.mjs (pid 7) exited during startup with code 2, before it answered initialize`
-    return new McpError('closed', `${facts.failure.message}, before it answered ${step}`, options);
-  }
-  if (error.kind === 'timeout' && facts.failure === undefined && facts.steps.length > 0) {
-    const running = facts.pid === undefined ? '' : ' is running but';
-    const within = Number.isFinite(facts.connectMs) ? ` within ${Math.round(facts.connectMs)} ms` : '';
-    const what = facts.steps.join(' or ');
-    return new McpError('timeout', `${who}${running} did not answer ${what}${within}${facts.note}`, options);
-  }
-  return new McpError(error.kind, error.message, options);
 }
 
 /**

@@ -46,6 +46,12 @@ export interface CloseReport {
   lateResponsesDropped: number;
   /** The local server process, when the connection ran one: how it ended and whether anything is left. */
   process?: ProcessReport;
+  /**
+   * Present when the server was started twice: under `auto` its first process ended on the
+   * `server/discover` probe (as servers on the Rust SDK do before `initialize`), and it was started once
+   * more in legacy mode. How that first process ended; no call of the caller's went to it.
+   */
+  probeRestart?: ProcessReport;
 }
 
 /** The parts `connect()` assembles a client from. */
@@ -58,6 +64,8 @@ interface ClientParts {
   session: Negotiated;
   catalog: ToolCatalog;
   closeController: AbortController;
+  /** How the first process ended, when `auto`'s probe ended it and this client runs the second. */
+  probeRestart: ProcessReport | undefined;
 }
 
 /**
@@ -74,6 +82,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
   readonly #options: ConnectOptions;
   readonly #closeController: AbortController;
   readonly #catalog: ToolCatalog;
+  readonly #probeRestart: ProcessReport | undefined;
   #session: Negotiated;
   #discoverCache: { result: DiscoverResult; receivedAt: number } | undefined;
   /** The implicit `tools/list` in flight, shared by concurrent first calls. */
@@ -88,6 +97,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     this.#session = parts.session;
     this.#catalog = parts.catalog;
     this.#closeController = parts.closeController;
+    this.#probeRestart = parts.probeRestart;
   }
 
   /** @internal Used by `connect()`. */
@@ -315,7 +325,9 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
    */
   close(): Promise<CloseReport> {
     this.#closeController.abort();
-    return this.#engine.close();
+    const first = this.#probeRestart;
+    const closing = this.#engine.close();
+    return first === undefined ? closing : closing.then((report) => ({ ...report, probeRestart: first }));
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

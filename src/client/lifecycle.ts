@@ -1,7 +1,8 @@
 /**
  * Getting ready to talk: the 2025-11-25 `initialize` handshake, the 2026-07-28 pin, and `auto` — dual-era
- * detection with a `server/discover` probe on the same connection (never a throwaway process), the era
- * cached per server. Each path returns one `Negotiated` value and writes nothing else.
+ * detection with a `server/discover` probe on the same connection (never a throwaway process; a server the
+ * probe ends is started again by `connect()`, see `endedByProbe`), the era cached per server. Each path
+ * returns one `Negotiated` value and writes nothing else.
  * Spec: S25/basic/lifecycle, S26/basic/versioning, S26/basic/transports/stdio, …/streamable-http.
  */
 import type { NormalizedCommon } from '../config/index.js';
@@ -63,13 +64,17 @@ export class ReadyBudget {
   }
 }
 
-/** Runs the handshake the config asks for, within `budget`, and returns what was settled. */
+/**
+ * Runs the handshake the config asks for, within `budget`, and returns what was settled. `probe: false`
+ * (for `auto` only): the server is known to end on the probe, so it is started in legacy mode at once.
+ */
 export async function getReady(
   wire: Wire,
   config: NormalizedCommon,
   traits: ConnectionTraits,
   options: CallOptions,
   budget: ReadyBudget = new ReadyBudget(Number.POSITIVE_INFINITY),
+  { probe = true }: { probe?: boolean } = {},
 ): Promise<Negotiated> {
   switch (config.protocolVersion) {
     case '2025-11-25':
@@ -88,6 +93,7 @@ export async function getReady(
         traits,
       );
     case 'auto':
+      if (!probe) return settle(await legacyAndRemember(wire, config, options, budget), traits);
       return settle(await detectEra(wire, config, traits, options, budget), traits);
   }
 }
@@ -255,6 +261,25 @@ async function legacyAndRemember(
   const facts = await initializeLegacy(wire, config, options, budget);
   remember(config, 'legacy');
   return facts;
+}
+
+/**
+ * True when `auto`'s probe was the only step sent and the connection then ended by itself (the server
+ * exited or closed its stdout): what a server that takes nothing but `initialize` first does — rmcp's
+ * `serve_server` returns `ExpectedInitializeRequest` and its `main` exits with code 1, writing nothing.
+ * Such a server is legacy; only a new start can tell it so, since this one is gone.
+ */
+export function endedByProbe(
+  config: NormalizedCommon,
+  failure: McpError | undefined,
+  steps: readonly string[],
+): boolean {
+  return (
+    config.protocolVersion === 'auto' &&
+    failure?.kind === 'closed' &&
+    steps.length === 1 &&
+    steps[0] === 'server/discover'
+  );
 }
 
 /** A recognised 2026 error: the server is modern; the request could not be fixed (S26/basic/transports/streamable-http). */

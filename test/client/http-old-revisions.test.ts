@@ -4,6 +4,7 @@
  * deprecated HTTP+SSE endpoint gets an error that says what it is.
  */
 import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
 import { connect, isMcpError } from '../../src/index.js';
 import { json, type Recorded, result, serversClosedAfter } from '../transport/http/test-server.js';
@@ -95,4 +96,77 @@ describe('older revisions over Streamable HTTP', () => {
       /deprecated HTTP\+SSE transport \(2024-11-05\), that transport is not supported/,
     );
   });
+});
+
+/**
+ * What a Streamable HTTP server on the Rust SDK (rmcp 1.x–2.x, `StreamableHttpService`) does with a request
+ * before `initialize`: stateful (the default), a POST without `Mcp-Session-Id` that is not `initialize`
+ * gets 422 `Unexpected message, expect initialize request` as text/plain; stateless, any request whose
+ * `MCP-Protocol-Version` it does not know gets 400 `Bad Request: Unsupported MCP-Protocol-Version: …`.
+ */
+function rmcpServer(stateful: boolean) {
+  const known = ['2024-11-05', '2025-03-26', '2025-06-18'];
+  const plain = (res: ServerResponse, status: number, text: string) => {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(text);
+  };
+  return server((req: Recorded, res) => {
+    const id = req.json?.['id'];
+    const method = req.json?.['method'];
+    if (req.method === 'DELETE' || id === undefined) {
+      res.writeHead(req.method === 'POST' || req.method === 'DELETE' ? 202 : 405);
+      res.end();
+      return;
+    }
+    const header = req.headers['mcp-protocol-version'];
+    if (stateful && req.headers['mcp-session-id'] === undefined && method !== 'initialize') {
+      plain(res, 422, 'Unexpected message, expect initialize request');
+      return;
+    }
+    if (typeof header === 'string' && !known.includes(header) && method !== 'initialize') {
+      plain(res, 400, `Bad Request: Unsupported MCP-Protocol-Version: ${header}`);
+      return;
+    }
+    const session = stateful ? { 'mcp-session-id': 'rmcp-session' } : undefined;
+    switch (method) {
+      case 'initialize':
+        json(
+          res,
+          200,
+          result(id, {
+            protocolVersion: '2025-06-18',
+            capabilities: { tools: {} },
+            serverInfo: { name: 'rmcp', version: '1.1.1' },
+          }),
+          session,
+        );
+        return;
+      case 'tools/list':
+        json(res, 200, result(id, { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }));
+        return;
+      default:
+        json(res, 200, result(id, { content: [{ type: 'text', text: String(method) }] }));
+    }
+  });
+}
+
+describe('auto with a Streamable HTTP server on the Rust SDK (rmcp), which refuses requests before initialize', () => {
+  for (const [mode, status] of [
+    ['stateful', 422],
+    ['stateless', 400],
+  ] as const) {
+    it(`${mode}: its ${status} to server/discover means legacy; the call is sent once; the era is remembered`, async () => {
+      const s = await rmcpServer(mode === 'stateful');
+      const config = { url: s.url.href, protocolVersion: 'auto' } as const;
+      const client = await connect(config);
+      assert.equal(client.protocolVersion, '2025-06-18');
+      assert.deepEqual((await client.callTool('echo', {})).content, [{ type: 'text', text: 'tools/call' }]);
+      await client.close();
+      const methods = () => s.requests.map((r) => r.json?.['method']).filter((m) => m !== undefined);
+      assert.equal(methods().filter((m) => m === 'server/discover').length, 1);
+      assert.equal(methods().filter((m) => m === 'tools/call').length, 1);
+      await (await connect(config)).close();
+      assert.equal(methods().filter((m) => m === 'server/discover').length, 1, 'no second probe');
+    });
+  }
 });

@@ -59,9 +59,14 @@ describe('a server that exits before answering initialize', () => {
     );
   });
 
-  test('under auto the step named is the probe', async () => {
+  test('under auto it is started once more in legacy mode, and the error says which start failed', async () => {
+    // Exiting on the probe is what servers on the Rust SDK do; this one exits whatever it reads.
     const error = await failure(connect(fixture('exit-at-start.mjs', [], { protocolVersion: 'auto' })));
-    assert.match(error.message, /exited during startup with code 2, before it answered server\/discover$/);
+    assert.equal(error.delivery, 'not_sent');
+    assert.match(
+      error.message,
+      /^node exit-at-start\.mjs \(pid \d+\) exited during startup with code 2, before it answered initialize \(its second start, in legacy mode: the first ended on the server\/discover probe\)$/,
+    );
     assert.match(error.stderrTail ?? '', /fatal: cannot start/);
   });
 
