@@ -98,6 +98,28 @@ describe('auto with a server that exits on the server/discover probe (rmcp)', ()
   });
 });
 
+describe('auto with servers that stay alive is as it was: one start, no probeRestart', () => {
+  test('a server that never answers the probe gets initialize once the probe gave up', async () => {
+    // The probe waits at most half of what is left of the connect deadline: about 1 s of 2 s here.
+    const client = await connect(
+      fixture('silent-probe.mjs', [], { protocolVersion: 'auto', connectTimeoutMs: 2_000 }),
+    );
+    const report = await client.close();
+    assert.equal(client.protocolVersion, '2025-11-25');
+    assert.equal(report.probeRestart, undefined);
+  });
+
+  test('a server slower to read than the probe waits is not restarted either', async () => {
+    // slow-start reads nothing for 3 s; the probe gives up after 2 s, then initialize is answered at 3 s.
+    const client = await connect(
+      fixture('slow-start.mjs', ['3000'], { protocolVersion: 'auto', connectTimeoutMs: 4_000 }),
+    );
+    const report = await client.close();
+    assert.equal(client.protocolVersion, '2025-11-25');
+    assert.equal(report.probeRestart, undefined);
+  });
+});
+
 /** Where the real rmcp server is installed: node_modules, or AUTOS_MCP_RMCP_SERVER for a copy elsewhere. */
 const CORTEX =
   process.env['AUTOS_MCP_RMCP_SERVER'] ??
