@@ -16,6 +16,7 @@ import {
   callTool,
   clearEraCache,
   connect,
+  isMcpError,
   type StdioServerConfig,
 } from '../../src/index.js';
 import { fixture, ROOT, textOf } from './helpers.js';
@@ -87,6 +88,25 @@ describe('auto with a server that exits on the server/discover probe (rmcp)', ()
     assert.deepEqual(starts(log()), [['server/discover'], ['initialize']]);
     assert.ok(report.probeRestart, JSON.stringify(report));
     assert.equal(report.probeRestart.activeProcesses, 0);
+  });
+
+  test('at most one more start: a server that also exits on initialize fails, started twice', async () => {
+    const { config, log } = server('--always');
+    await assert.rejects(connect(config), (error: unknown) => {
+      assert.ok(isMcpError(error), String(error));
+      assert.equal(error.kind, 'closed');
+      assert.equal(error.delivery, 'not_sent');
+      assert.match(
+        error.message,
+        /^node initialize-first\.mjs \(pid \d+\) exited during startup with code 1, before it answered initialize \(its second start, in legacy mode: the first ended on the server\/discover probe\)$/,
+      );
+      assert.match(error.stderrTail ?? '', /expect initialized request/);
+      return true;
+    });
+    assert.deepEqual(starts(log()), [['server/discover'], ['initialize']]);
+    // Not remembered: the legacy guess never worked, so the next connect probes again.
+    await assert.rejects(connect(config));
+    assert.deepEqual(starts(log()).slice(2), [['server/discover'], ['initialize']]);
   });
 
   test('the one-shot callTool sends the call exactly once', async () => {
