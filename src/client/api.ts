@@ -172,7 +172,9 @@ async function start(
         'the server ended on the server/discover probe: starting it again in legacy mode',
       );
       const first = (await engine.close().catch(() => undefined))?.process;
-      if (first !== undefined) return start(config, options, { ...run, firstStart: first });
+      // A caller who gave up meanwhile gets the first start's failure, not a second process.
+      if (first !== undefined && options.signal?.aborted !== true)
+        return start(config, options, { ...run, firstStart: first });
     }
     const facts = {
       target: settings.target,
