@@ -85,12 +85,12 @@ export class OAuthHttp {
     const deadline = AbortSignal.timeout(OAUTH_REQUEST_TIMEOUT_MS);
     const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
     const configured = this.#configured.has(target.href);
+    // Literal hosts are never looked up by a connector, so they are checked here; names are checked here
+    // only when the connection is not ours to pin (the caller's dispatcher or fetch).
+    if (!configured && (this.#pinned === undefined || addressKind(target.hostname) !== undefined))
+      await this.#check(target, signal, deadline);
     let response: Response;
     try {
-      // Literal hosts are never looked up by a connector, so they are checked here; names are checked here
-      // only when the connection is not ours to pin (the caller's dispatcher or fetch).
-      if (!configured && (this.#pinned === undefined || addressKind(target.hostname) !== undefined))
-        await untilAborted(this.#guard.addresses(target.hostname), signal);
       const send = configured ? this.#plain : (this.#pinned ?? this.#plain);
       response = await send(target.href, {
         ...init,
@@ -100,11 +100,7 @@ export class OAuthHttp {
       });
     } catch (cause) {
       const refused = refusal(cause);
-      if (refused !== undefined)
-        throw new McpError(
-          'config',
-          `refusing ${shown(target)}: ${refused.message}; a server may name OAuth URLs on the public internet, or on the kind of network the MCP server is on (docs/oauth.md)`,
-        );
+      if (refused !== undefined) throw refusedError(target, refused);
       if (deadline.aborted)
         throw new McpError(
           'timeout',
@@ -117,6 +113,30 @@ export class OAuthHttp {
       });
     }
     return bounded(response, target, signal);
+  }
+
+  /** Resolves and checks the host of `target` before the request; nothing is sent when this throws. */
+  async #check(target: URL, signal: AbortSignal, deadline: AbortSignal): Promise<void> {
+    try {
+      await untilAborted(this.#guard.addresses(target.hostname), signal);
+    } catch (cause) {
+      if (cause instanceof AddressRefused) throw refusedError(target, cause);
+      if (deadline.aborted)
+        throw new McpError(
+          'timeout',
+          `resolving ${target.hostname} took over ${OAUTH_REQUEST_TIMEOUT_MS / 1000} s`,
+          {
+            cause,
+          },
+        );
+      throw new McpError(
+        'transport',
+        `resolving ${target.hostname} for ${shown(target)} failed: ${describe(cause)}`,
+        {
+          cause,
+        },
+      );
+    }
   }
 
   /** GETs a JSON document; `undefined` for a 4xx/5xx (the caller tries the next candidate). */
@@ -161,7 +181,14 @@ function pinnedFetch(guard: AddressGuard): FetchLike {
   };
 }
 
-/** The guard's refusal, thrown by it or carried as the cause of a failed fetch. */
+function refusedError(target: URL, refused: AddressRefused): McpError {
+  return new McpError(
+    'config',
+    `refusing ${shown(target)}: ${refused.message}; a server may name OAuth URLs on the public internet, or on the kind of network the MCP server is on (docs/oauth.md)`,
+  );
+}
+
+/** The guard's refusal, carried as the cause of a failed fetch. */
 function refusal(error: unknown): AddressRefused | undefined {
   for (let at = error, depth = 0; at !== undefined && at !== null && depth < 4; depth++) {
     if (at instanceof AddressRefused) return at;
@@ -183,6 +210,8 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 function describe(cause: unknown): string {
   const inner = (cause as { cause?: { code?: unknown } })?.cause?.code;
   if (typeof inner === 'string') return inner;
+  const own = (cause as { code?: unknown })?.code;
+  if (typeof own === 'string') return own;
   return cause instanceof Error ? cause.name : 'network error';
 }
 

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { Agent } from 'undici';
 import type { AuthChallenge } from '../../src/errors/index.js';
 import { discoverAuthorizationServer, discoverResource } from '../../src/oauth/discovery.js';
 import { OAuthHttp } from '../../src/oauth/http.js';
@@ -140,6 +141,19 @@ describe('from a public MCP server', () => {
     assert.equal(connections, 0);
   });
 
+  test("with the caller's dispatcher, literal and resolved private addresses are refused before it connects", async () => {
+    const names = resolver({ 'mcp.example.test': [PUBLIC_ADDRESS], 'internal.example.test': ['127.0.0.1'] });
+    const dispatcher = new Agent();
+    try {
+      const guarded = new OAuthHttp({ server: endpoint, dispatcher, resolve: names.resolve });
+      for (const url of [`https://127.0.0.1:${port}/prm`, `https://internal.example.test:${port}/prm`])
+        await assert.rejects(guarded.request(url), refusedFor(url, /loopback address/));
+    } finally {
+      await dispatcher.close();
+    }
+    assert.equal(connections, 0);
+  });
+
   test('a login refuses the authorization server and the token endpoint a server names on private addresses', async () => {
     const seen: string[] = [];
     const documents: Record<string, unknown> = {
@@ -243,6 +257,33 @@ describe('from an MCP server on the same kind of network', () => {
       'https://as.corp.test/.well-known/oauth-authorization-server',
       'https://172.20.0.1/token',
     ]);
+  });
+
+  test("with the caller's fetch, a name is resolved and checked first: one that does not resolve is not sent", async () => {
+    const seen: string[] = [];
+    const fetch = async (url: string): Promise<Response> => {
+      seen.push(url);
+      return Response.json({});
+    };
+    const names = resolver({ 'mcp.corp.test': ['10.1.2.3'] });
+    const http = new OAuthHttp({
+      server: new URL('https://mcp.corp.test/mcp'),
+      fetch,
+      resolve: names.resolve,
+    });
+    await assert.rejects(
+      http.request('https://nowhere.corp.test/token'),
+      (error: Error & { kind?: string; delivery?: string }) => {
+        assert.equal(error.kind, 'transport');
+        assert.equal(error.delivery, 'not_sent');
+        assert.match(
+          error.message,
+          /resolving nowhere\.corp\.test for https:\/\/nowhere\.corp\.test\/token failed: ENOTFOUND/,
+        );
+        return true;
+      },
+    );
+    assert.deepEqual(seen, []);
   });
 
   test('a URL the user configured (the enterprise IdP) is reached wherever it is', async () => {
