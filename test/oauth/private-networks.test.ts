@@ -4,7 +4,8 @@
  * connection when it points at a loopback, private, link-local, CGNAT, ULA or unspecified address, literal
  * or resolved, unless the MCP server is on that kind of network itself. Connections are counted on a real
  * loopback listener (a public MCP server is a name an injected resolver answers for), and a name only the
- * injected resolver knows proves that the connection goes to the address that was checked.
+ * injected resolver knows proves that the connection goes to the address that was checked. A real protected
+ * MCP server (the official SDK, on loopback) naming a link-local authorization server is refused at login.
  */
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
@@ -12,9 +13,11 @@ import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Agent } from 'undici';
 import type { AuthChallenge } from '../../src/errors/index.js';
+import { connect } from '../../src/index.js';
 import { discoverAuthorizationServer, discoverResource } from '../../src/oauth/discovery.js';
 import { OAuthHttp } from '../../src/oauth/http.js';
 import { memoryStore, oauth } from '../../src/oauth/index.js';
+import { startProtectedMcpServer } from '../helpers/protected-mcp.js';
 
 /** A public address (example.com's) for names that stand for the public internet; nothing connects to it. */
 const PUBLIC_ADDRESS = '93.184.215.14';
@@ -219,6 +222,27 @@ describe('from an MCP server on the same kind of network', () => {
         (error: Error & { kind?: string }) => error.kind === 'transport',
       );
     assert.equal(connections - before, urls.length);
+  });
+
+  test('a real protected MCP server on loopback that names a link-local authorization server: login refuses it', async () => {
+    const mcp = await startProtectedMcpServer({ authorizationServer: 'https://169.254.169.254' });
+    try {
+      const auth = oauth({ url: mcp.url.href, clientId: 'c' }, { store: memoryStore() });
+      const refused = await connect({ url: mcp.url.href }, { auth }).then(
+        () => assert.fail('connect without a token succeeded'),
+        (error: Error & { kind?: string; challenge?: AuthChallenge }) => error,
+      );
+      assert.equal(refused.kind, 'auth_required');
+      await assert.rejects(
+        auth.login({ challenge: refused.challenge, browser: false, prompt: () => assert.fail('no prompt') }),
+        refusedFor(
+          'https://169.254.169.254/.well-known/oauth-authorization-server',
+          /169\.254\.169\.254 is a link-local address, and the MCP server 127\.0\.0\.1:\d+ is not/,
+        ),
+      );
+    } finally {
+      await mcp.close();
+    }
   });
 
   test('the connection goes to the address that was checked: a name only the injected resolver knows', async () => {
