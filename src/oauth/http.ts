@@ -1,11 +1,16 @@
 /**
  * Every request the OAuth flow makes (metadata, registration, token, device) goes through `OAuthHttp`:
- * HTTPS only, except on loopback; redirects never followed; no cookies; a deadline per request; and a
- * bounded body, read in full before anyone parses it, so a hostile authorization server cannot flood us.
- * It is also the `customFetch` handed to oauth4webapi, so the library's requests obey the same rules.
+ * HTTPS only, except on loopback; a server-named URL only to the public internet or the MCP server's own
+ * kind of network (address-guard.ts), on the very addresses checked; redirects never followed; no cookies;
+ * a deadline per request; and a bounded body, read in full before anyone parses it, so a hostile
+ * authorization server cannot flood us. It is also the `customFetch` handed to oauth4webapi, so the
+ * library's requests obey the same rules.
  */
 import type { Dispatcher } from 'undici';
 import { McpError } from '../errors/index.js';
+import { loadUndici } from '../internal/undici.js';
+import { addressKind } from '../protocol/address-policy.js';
+import { AddressGuard, AddressRefused, type Resolve } from './address-guard.js';
 
 /** Largest response body read from an authorization server (metadata, tokens, errors). */
 export const MAX_OAUTH_BODY_BYTES = 256 * 1024;
@@ -34,19 +39,41 @@ export function shown(url: URL | string): string {
   }
 }
 
-export class OAuthHttp {
-  readonly #fetch: FetchLike;
+export interface OAuthHttpOptions {
+  /** The MCP server's URL: the kind of network it is on is the one server-named URLs may reach too. */
+  readonly server: URL;
+  /** URLs the user configured (not named by a server): reached wherever they are. */
+  readonly configured?: readonly string[] | undefined;
+  /** The caller's dispatcher (a proxy, a CA): it makes the connections, so addresses are checked, not pinned. */
+  readonly dispatcher?: Dispatcher | undefined;
+  /** @internal A fetch of your own (tests): addresses checked, not pinned. */
+  readonly fetch?: FetchLike | undefined;
+  /** @internal The resolver (tests); default the system's. */
+  readonly resolve?: Resolve | undefined;
+}
 
-  constructor(options: { fetch?: FetchLike | undefined; dispatcher?: Dispatcher | undefined } = {}) {
-    this.#fetch = options.fetch ?? (options.dispatcher ? undiciFetch(options.dispatcher) : globalThis.fetch);
+export class OAuthHttp {
+  readonly #guard: AddressGuard;
+  readonly #configured: ReadonlySet<string>;
+  /** Connects through the guard's `lookup`: the connection goes to the addresses it checked. */
+  readonly #pinned: FetchLike | undefined;
+  /** For configured URLs, and for server-named ones after a check when the caller brought the transport. */
+  readonly #plain: FetchLike;
+
+  constructor(options: OAuthHttpOptions) {
+    this.#guard = new AddressGuard(options.server, options.resolve);
+    this.#configured = new Set((options.configured ?? []).map((url) => new URL(url).href));
+    this.#plain = options.fetch ?? (options.dispatcher ? undiciFetch(options.dispatcher) : globalThis.fetch);
+    this.#pinned =
+      options.fetch === undefined && options.dispatcher === undefined ? pinnedFetch(this.#guard) : undefined;
   }
 
   /** The oauth4webapi `customFetch`: same rules as `request`. */
   readonly customFetch = (url: string, init: RequestInit): Promise<Response> => this.request(url, init);
 
   /**
-   * One request. Rejects with `McpError` (`config` for a forbidden URL, `transport` for a network
-   * failure, `timeout`, `too_large`); HTTP error statuses resolve, for the caller to judge.
+   * One request. Rejects with `McpError` (`config` for a forbidden URL or address, `transport` for a
+   * network failure, `timeout`, `too_large`); HTTP error statuses resolve, for the caller to judge.
    */
   async request(url: string | URL, init: RequestInit = {}): Promise<Response> {
     const target = typeof url === 'string' ? new URL(url) : url;
@@ -57,15 +84,23 @@ export class OAuthHttp {
       );
     const deadline = AbortSignal.timeout(OAUTH_REQUEST_TIMEOUT_MS);
     const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    const configured = this.#configured.has(target.href);
+    // Literal hosts are never looked up by a connector, so they are checked here; names are checked here
+    // only when the connection is not ours to pin (the caller's dispatcher or fetch).
+    if (!configured && (this.#pinned === undefined || addressKind(target.hostname) !== undefined))
+      await this.#check(target, signal, deadline);
     let response: Response;
     try {
-      response = await this.#fetch(target.href, {
+      const send = configured ? this.#plain : (this.#pinned ?? this.#plain);
+      response = await send(target.href, {
         ...init,
         redirect: 'manual',
         credentials: 'omit',
         signal,
       });
     } catch (cause) {
+      const refused = refusal(cause);
+      if (refused !== undefined) throw refusedError(target, refused);
       if (deadline.aborted)
         throw new McpError(
           'timeout',
@@ -78,6 +113,30 @@ export class OAuthHttp {
       });
     }
     return bounded(response, target, signal);
+  }
+
+  /** Resolves and checks the host of `target` before the request; nothing is sent when this throws. */
+  async #check(target: URL, signal: AbortSignal, deadline: AbortSignal): Promise<void> {
+    try {
+      await untilAborted(this.#guard.addresses(target.hostname), signal);
+    } catch (cause) {
+      if (cause instanceof AddressRefused) throw refusedError(target, cause);
+      if (deadline.aborted)
+        throw new McpError(
+          'timeout',
+          `resolving ${target.hostname} took over ${OAUTH_REQUEST_TIMEOUT_MS / 1000} s`,
+          {
+            cause,
+          },
+        );
+      throw new McpError(
+        'transport',
+        `resolving ${target.hostname} for ${shown(target)} failed: ${describe(cause)}`,
+        {
+          cause,
+        },
+      );
+    }
   }
 
   /** GETs a JSON document; `undefined` for a 4xx/5xx (the caller tries the next candidate). */
@@ -101,7 +160,7 @@ export class OAuthHttp {
 /** undici's own fetch on the caller's dispatcher (Node's global fetch may be another undici version). */
 function undiciFetch(dispatcher: Dispatcher): FetchLike {
   return async (url, init) => {
-    const undici = await import('undici');
+    const undici = loadUndici();
     const response = await undici.fetch(url, { ...(init as object), dispatcher } as Parameters<
       typeof undici.fetch
     >[1]);
@@ -109,9 +168,50 @@ function undiciFetch(dispatcher: Dispatcher): FetchLike {
   };
 }
 
+/**
+ * undici's fetch on an Agent of our own whose connector resolves through the guard: the address checked
+ * is the address connected to (no DNS rebinding between the two). Made on first use; idle sockets do not
+ * hold the process open.
+ */
+function pinnedFetch(guard: AddressGuard): FetchLike {
+  let dispatcher: Dispatcher | undefined;
+  return (url, init) => {
+    dispatcher ??= new (loadUndici().Agent)({ connect: { lookup: guard.lookup } });
+    return undiciFetch(dispatcher)(url, init);
+  };
+}
+
+function refusedError(target: URL, refused: AddressRefused): McpError {
+  return new McpError(
+    'config',
+    `refusing ${shown(target)}: ${refused.message}; a server may name OAuth URLs on the public internet, or on the kind of network the MCP server is on (docs/oauth.md)`,
+  );
+}
+
+/** The guard's refusal, carried as the cause of a failed fetch. */
+function refusal(error: unknown): AddressRefused | undefined {
+  for (let at = error, depth = 0; at !== undefined && at !== null && depth < 4; depth++) {
+    if (at instanceof AddressRefused) return at;
+    at = (at as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** `promise`, or a rejection once `signal` aborts (a resolver cannot be cancelled, only left behind). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
 function describe(cause: unknown): string {
   const inner = (cause as { cause?: { code?: unknown } })?.cause?.code;
   if (typeof inner === 'string') return inner;
+  const own = (cause as { code?: unknown })?.code;
+  if (typeof own === 'string') return own;
   return cause instanceof Error ? cause.name : 'network error';
 }
 

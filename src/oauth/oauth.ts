@@ -73,7 +73,8 @@ export class OAuth implements Authorizer {
     this.#store =
       options.store ??
       (options.storeName !== undefined ? keyringStore(`oauth.${options.storeName}`) : memoryStore());
-    this.#http = new OAuthHttp({ fetch: options.fetch, dispatcher: options.dispatcher });
+    const { endpoint: server, idp } = this.#config;
+    this.#http = new OAuthHttp({ ...options, server, configured: idp && [idp.tokenEndpoint] });
   }
 
   /** The MCP endpoint this authorizer is for (origin + path). */

@@ -5,6 +5,7 @@
 import type { Dispatcher } from 'undici';
 import type { AuthChallenge } from '../errors/index.js';
 import type { CredentialStore } from '../store/types.js';
+import type { Resolve } from './address-guard.js';
 import type { FetchLike } from './http.js';
 import type { DevicePrompt } from './login/device.js';
 
@@ -24,10 +25,15 @@ export interface OAuthOptions {
   readonly openUrl?: (url: string) => unknown;
   /** Shows a login prompt to the user (default: written to stderr). */
   readonly prompt?: (prompt: LoginPrompt) => void;
-  /** The undici dispatcher for requests to authorization servers (a proxy, a CA). */
+  /**
+   * The undici dispatcher for requests to authorization servers (a proxy, a CA). It makes the connections,
+   * so the private-network rule checks the addresses it resolves here but cannot pin them (docs/oauth.md).
+   */
   readonly dispatcher?: Dispatcher;
   /** @internal A fetch of your own (tests). */
   readonly fetch?: FetchLike;
+  /** @internal The resolver of host names (tests); default the system's. */
+  readonly resolve?: Resolve;
 }
 
 export interface LoginOptions {

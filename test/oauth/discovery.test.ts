@@ -37,6 +37,11 @@ async function serve(handler: Handler): Promise<{ origin: string; seen: string[]
   return { origin: url.origin, seen };
 }
 
+/** The OAuth HTTP of an MCP server on loopback: it may reach the loopback test servers. */
+function loopbackHttp(): OAuthHttp {
+  return new OAuthHttp({ server: new URL('http://127.0.0.1/mcp') });
+}
+
 function json(res: ServerResponse, body: unknown, status = 200): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
@@ -88,7 +93,7 @@ describe('discovery against a live server', () => {
       else json(res, { error: 'not_found' }, 404);
     });
     await assert.rejects(
-      discoverResource(new OAuthHttp(), new URL(`${origin}/mcp`), undefined),
+      discoverResource(loopbackHttp(), new URL(`${origin}/mcp`), undefined),
       (error: Error) => {
         assert.match(error.message, /names another resource/);
         return true;
@@ -104,7 +109,7 @@ describe('discovery against a live server', () => {
     let issuer = '';
     const { origin, seen } = await serve((_req, res) => json(res, { issuer: `${issuer}/` }));
     issuer = origin;
-    await assert.rejects(discoverAuthorizationServer(new OAuthHttp(), origin), /names another issuer/);
+    await assert.rejects(discoverAuthorizationServer(loopbackHttp(), origin), /names another issuer/);
     assert.deepEqual(seen, ['/.well-known/oauth-authorization-server']);
   });
 
@@ -116,7 +121,7 @@ describe('discovery against a live server', () => {
       else json(res, {}, 404);
     });
     issuer = origin;
-    const found = await discoverAuthorizationServer(new OAuthHttp(), origin);
+    const found = await discoverAuthorizationServer(loopbackHttp(), origin);
     assert.equal(found.issuer, origin);
     assert.deepEqual(seen, ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']);
   });
@@ -125,7 +130,7 @@ describe('discovery against a live server', () => {
 describe('the OAuth HTTP rules', () => {
   test('plain http is refused off loopback, before any request', async () => {
     await assert.rejects(
-      new OAuthHttp().request('http://auth.example.com/token'),
+      loopbackHttp().request('http://auth.example.com/token'),
       (error: { kind?: string }) => {
         assert.equal(error.kind, 'config');
         return true;
@@ -138,7 +143,7 @@ describe('the OAuth HTTP rules', () => {
       if (req.url === '/start') res.writeHead(302, { location: '/elsewhere' }).end();
       else json(res, {});
     });
-    const response = await new OAuthHttp().request(`${origin}/start`);
+    const response = await loopbackHttp().request(`${origin}/start`);
     assert.equal(response.status, 302);
     assert.deepEqual(seen, ['/start']);
   });
@@ -154,7 +159,7 @@ describe('the OAuth HTTP rules', () => {
       }
     });
     for (const path of ['/declared', '/streamed'])
-      await assert.rejects(new OAuthHttp().request(`${origin}${path}`), (error: { kind?: string }) => {
+      await assert.rejects(loopbackHttp().request(`${origin}${path}`), (error: { kind?: string }) => {
         assert.equal(error.kind, 'too_large');
         return true;
       });

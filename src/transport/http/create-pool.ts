@@ -6,7 +6,7 @@
  * CAs either way; `ca` adds to them, never replaces them. No redirects and no cookie jar on either path.
  */
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { loadUndici } from '../../internal/undici.js';
 import type { HttpTransportOptions } from '../options.js';
 import { NodePool } from './node-pool.js';
 import type { RequestPool } from './pool.js';
@@ -27,25 +27,8 @@ const TIMEOUTS = { headersTimeout: 0, bodyTimeout: 0 } as const;
 export const MAX_CONNECTIONS_PER_ORIGIN = 16;
 const LIMITS = { ...TIMEOUTS, connections: MAX_CONNECTIONS_PER_ORIGIN } as const;
 
-/**
- * undici and node:tls, loaded on first use only: synchronously, since the connection builds its pool in its
- * constructor. The default path loads neither (node:tls is only needed here for the system CAs beside `ca`).
- *
- * undici is loaded by the path of its package's entry file, not by the name `undici`: Bun answers that
- * name with a built-in module of its own whose dispatchers do not serve requests (`Pool#request` resolves
- * to `undefined`, the proxy agents have no `request`), so every proxied or custom-CA request failed there.
- * The file is the npm package on every runtime; its `main` is read from its package.json.
- */
+/** node:tls, loaded on first use only: the default path needs it only for the system CAs beside `ca`. */
 const load = createRequire(import.meta.url);
-let undici: typeof import('undici') | undefined;
-function loadUndici(): typeof import('undici') {
-  if (undici === undefined) {
-    const manifest = load.resolve('undici/package.json');
-    const { main } = load(manifest) as { main?: string };
-    undici = load(join(dirname(manifest), main ?? 'index.js')) as typeof import('undici');
-  }
-  return undici;
-}
 
 /** Whether `options` need undici (a proxy or a custom CA); otherwise the node:http pool serves them. */
 export function needsUndici(options: HttpTransportOptions): boolean {
