@@ -10,13 +10,16 @@
  * - ```ts          type-checked and run; it must exit 0. A server it needs is the one shipped in the package
  *                  (`{ command: 'npx', args: ['autos-mcp', 'demo-server'] }`), never a file of the repository.
  * - ```ts no-run   type-checked only: it needs a remote server, a login or code of your own.
- * - ```sh          run with `bash -e -o pipefail` in the consumer project, its node_modules/.bin first on PATH;
- *                  every command must exit 0 (`autos-mcp …` against `autos-mcp demo-server`).
+ * - ```sh          run with `bash -e -o pipefail` in the consumer project, with the PATH of a user's shell (no
+ *                  node_modules/.bin on it, as after `npm install autos-mcp`); every command must exit 0
+ *                  (`npx autos-mcp …` against `npx autos-mcp demo-server`).
  * - ```sh no-run   not run: it needs a remote server, a login, saved settings or secrets, the repository
  *                  (`npm run demo`), or it is a synopsis with placeholders.
  * - ```text        output, transcripts and shapes: neither checked nor run.
  * Other shell or JavaScript fences (```bash, ```js, …) and other flags are refused, so nothing escapes the
- * convention.
+ * convention. Every ```ts block is type-checked twice: with Node's types alone, and with the DOM's too (a
+ * user's tsconfig often has `lib: ["DOM"]`, where globals such as `MessageChannel` are the DOM's). What the
+ * prose says of the code (commands, options, functions, limits) is checked by claims.test.ts.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, type SpawnSyncReturns, spawnSync } from 'node:child_process';
@@ -205,8 +208,19 @@ function compile(): SpawnSyncReturns<string> {
   writeFileSync(path.join(CONSUMER, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
   // The JavaScript is emitted even when a type error is found, so each run test reports on its own.
   compiled = spawnSync(process.execPath, [TSC, '-p', CONSUMER], { cwd: CONSUMER, encoding: 'utf8' });
+  // The same examples where the DOM's globals are in scope too (a browser-and-Node tsconfig), not emitted.
+  const dom = {
+    ...tsconfig,
+    compilerOptions: { ...tsconfig.compilerOptions, lib: ['ES2023', 'DOM'], noEmit: true },
+  };
+  writeFileSync(path.join(CONSUMER, 'tsconfig.dom.json'), JSON.stringify(dom, null, 2));
+  compiledWithDom = spawnSync(process.execPath, [TSC, '-p', path.join(CONSUMER, 'tsconfig.dom.json')], {
+    cwd: CONSUMER,
+    encoding: 'utf8',
+  });
   return compiled;
 }
+let compiledWithDom: SpawnSyncReturns<string> | undefined;
 
 test('the docs hold examples and commands to run', () => {
   const runnable = examples.filter((e) => e.run).length;
@@ -261,6 +275,25 @@ test('every ts example type-checks against the installed package', { timeout: SE
   assert.equal(run.status, 0, `tsc found errors in doc examples:\n${run.stdout}${run.stderr}`);
 });
 
+test('every ts example type-checks with the DOM lib too', { timeout: SETUP_TIMEOUT_MS }, () => {
+  compile();
+  const run = compiledWithDom;
+  assert.ok(run !== undefined);
+  assert.equal(
+    run.status,
+    0,
+    `tsc (lib ES2023 + DOM) found errors in doc examples:\n${run.stdout}${run.stderr}`,
+  );
+});
+
+/** The PATH of a user's shell: the test runner's, without any node_modules/.bin npm may have put on it. */
+function userPath(): string {
+  return (process.env['PATH'] ?? '')
+    .split(path.delimiter)
+    .filter((dir) => !dir.split(/[\\/]/).includes('node_modules'))
+    .join(path.delimiter);
+}
+
 for (const example of examples.filter((e) => e.run)) {
   test(`example ${example.file}:${example.line} runs`, { timeout: SETUP_TIMEOUT_MS }, () => {
     compile();
@@ -282,10 +315,8 @@ for (const command of commands) {
       cwd: CONSUMER,
       encoding: 'utf8',
       timeout: RUN_TIMEOUT_MS,
-      env: {
-        ...process.env,
-        PATH: `${path.join(CONSUMER, 'node_modules/.bin')}${path.delimiter}${process.env['PATH'] ?? ''}`,
-      },
+      // As after `npm install autos-mcp`: the command is `npx autos-mcp`, never on PATH by itself.
+      env: { ...process.env, PATH: userPath(), NPM_CONFIG_UPDATE_NOTIFIER: 'false' },
     });
     assert.equal(run.status, 0, `${command.file}:${command.line} (bash -x trace on stderr): ${output(run)}`);
   });
