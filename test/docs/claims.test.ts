@@ -287,3 +287,67 @@ test('the limits docs/limits.md quotes are the constants in src/', () => {
   }
   assert.deepEqual(wrong, []);
 });
+
+test('the README counts the runtime dependencies and optional peers package.json has', () => {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+  };
+  const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+  const readme = pages.find((p) => p.file === 'README.md')?.lines.join('\n') ?? '';
+  const count = (what: RegExp): number => words.indexOf((what.exec(readme)?.[1] ?? '').toLowerCase());
+  const deps = Object.keys(pkg.dependencies ?? {});
+  const peers = Object.keys(pkg.peerDependencies ?? {});
+  assert.equal(count(/\b(\w+) runtime dependencies/), deps.length, `package.json: ${deps.join(', ')}`);
+  assert.equal(
+    count(/\b(\w+) optional peer dependencies/),
+    peers.length,
+    `package.json: ${peers.join(', ')}`,
+  );
+  // Each is named, with a link.
+  for (const name of [...deps, ...peers])
+    assert.ok(readme.includes(`[${name}](`), `the README names ${name}`);
+});
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as `-`. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+test('every link to a docs page, and to a heading of one, leads somewhere', () => {
+  const anchors = new Map<string, Set<string>>();
+  for (const page of pages) {
+    let fenced = false;
+    const set = new Set<string>();
+    for (const line of page.lines) {
+      if (/^ *```/.test(line)) fenced = !fenced;
+      const heading = fenced ? null : /^#{1,6}\s+(.*)$/.exec(line);
+      if (heading) set.add(slug(heading[1] ?? ''));
+    }
+    anchors.set(page.file, set);
+  }
+  assert.ok(anchors.get('docs/servers.md')?.has('pins'));
+  assert.equal(slug('Argument checks before sending'), 'argument-checks-before-sending');
+  const broken: string[] = [];
+  for (const page of pages)
+    page.lines.forEach((line, index) => {
+      for (const m of line.matchAll(/\]\(((?:[\w./-]+\.md)?)(?:#([\w-]+))?\)/g)) {
+        const [, file = '', anchor] = m;
+        if (file === '' && anchor === undefined) continue;
+        const target =
+          file === ''
+            ? page.file
+            : path.posix.normalize(path.posix.join(path.posix.dirname(page.file), file));
+        const known = anchors.get(target);
+        const at = `${page.file}:${index + 1}`;
+        if (known === undefined) broken.push(`${at}: ${file} does not exist`);
+        else if (anchor !== undefined && !known.has(anchor))
+          broken.push(`${at}: ${target} has no heading #${anchor}`);
+      }
+    });
+  assert.deepEqual(broken, []);
+});
