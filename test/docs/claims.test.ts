@@ -351,3 +351,14 @@ test('every link to a docs page, and to a heading of one, leads somewhere', () =
     });
   assert.deepEqual(broken, []);
 });
+
+test('TypeScript is never in a text block, where no type check would see it go stale', () => {
+  const hiding: string[] = [];
+  for (const page of pages)
+    page.lines.forEach((line, index) => {
+      const next = page.lines[index + 1] ?? '';
+      if (/^ *```text\s*$/.test(line) && /^\s*import\s.+\sfrom\s+['"]/.test(next))
+        hiding.push(`${page.file}:${index + 1}`);
+    });
+  assert.deepEqual(hiding, [], 'use ```ts (or ```ts no-run) for code: it is type-checked');
+});

@@ -125,3 +125,29 @@ describe('stored pins reach resolveServer', () => {
     );
   });
 });
+
+describe('the revision an entry asks for', () => {
+  test('protocolVersion is the entry’s, 2025-11-25 when it names none; any other value is a problem', async () => {
+    d.write(
+      d.home,
+      '.config/autos-mcp/servers.json',
+      JSON.stringify({
+        mcpServers: {
+          plain: { command: 'x' },
+          modern: { command: 'x', protocolVersion: '2026-07-28' },
+          auto: { url: 'https://h.example/mcp', protocolVersion: 'auto' },
+          old: { command: 'x', protocolVersion: '2024-11-05' },
+        },
+      }),
+    );
+    const loaded = await loadServers({ cwd: d.proj, ...where() });
+    const revisions = Object.fromEntries(
+      Object.values(loaded.servers).map((server) => [server.name, server.protocolVersion]),
+    );
+    assert.deepEqual(revisions, { plain: '2025-11-25', modern: '2026-07-28', auto: 'auto' });
+    assert.ok(
+      loaded.problems.some((p) => p.entry === 'old' && /protocolVersion must be/.test(p.message)),
+      JSON.stringify(loaded.problems),
+    );
+  });
+});
