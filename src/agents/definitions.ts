@@ -5,7 +5,7 @@
  * already applied (and apply again to every `callTool`).
  */
 import type { Tool } from '../client/index.js';
-import { assignNames, type ToolNames, type ToolTarget } from './names.js';
+import { assignNames, plainName, TOOL_NAME_RULE, type ToolNames, type ToolTarget } from './names.js';
 import { convertSchema, type SchemaIssue, type SchemaTarget } from './schema.js';
 
 /**
@@ -87,6 +87,18 @@ export function buildDefinitions(
   kept.forEach(({ at, tool, schema }, index) => {
     const name = assigned[index] as string;
     Object.defineProperty(names, name, { value: at, enumerable: true, writable: true, configurable: true });
+    // A model calls the tool by this name: a change the caller may show or log is reported, never silent.
+    const plain = plainName(at);
+    if (name !== plain)
+      issues.push({
+        ...at,
+        name,
+        path: '',
+        problem: TOOL_NAME_RULE.test(plain)
+          ? `another tool has the same name ${at.server === undefined ? '' : '(with its server key) '}so a suffix tells them apart`
+          : 'the API accepts only letters, digits, _ and - in a tool name, at most 64 of them',
+        action: 'renamed',
+      });
     for (const issue of schema.issues) issues.push({ ...at, name, ...issue });
     const definition: Definition = { name, parameters: schema.schema ?? {}, strict: schema.strict };
     let description =

@@ -37,15 +37,20 @@ interface NameRequest {
   tool: string;
 }
 
+/** The name a (server, tool) pair is given when nothing needs changing: `tool`, or `server__tool`. */
+export function plainName(request: NameRequest): string {
+  return request.server === undefined
+    ? request.tool
+    : `${request.server}${NAMESPACE_SEPARATOR}${request.tool}`;
+}
+
 /**
  * Names for a set of (server, tool) pairs: a pair whose plain name (`tool`, or `server__tool`) obeys the
  * rule and is unique keeps it; any other gets its characters outside the rule replaced by `_`, is cut to
  * fit, and ends in `_` + 8 hex digits of SHA-256 of the pair. The result depends on the set, not its order.
  */
 export function assignNames(requests: readonly NameRequest[]): string[] {
-  const plain = requests.map((r) =>
-    r.server === undefined ? r.tool : `${r.server}${NAMESPACE_SEPARATOR}${r.tool}`,
-  );
+  const plain = requests.map(plainName);
   const count = new Map<string, number>();
   for (const name of plain) count.set(name, (count.get(name) ?? 0) + 1);
   const names: (string | undefined)[] = plain.map((name) =>

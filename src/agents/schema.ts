@@ -15,9 +15,10 @@ export interface SchemaIssue {
   /**
    * `loosened`: a constraint the API refuses was left out of what the model sees (the server still checks
    * it); `not_strict`: OpenAI strict mode was asked for and cannot apply, so the tool is sent with
-   * `strict: false`; `left_out`: the tool is not among the definitions; `cut`: the description was cut.
+   * `strict: false`; `left_out`: the tool is not among the definitions; `cut`: the description was cut;
+   * `renamed`: the model sees the tool under another name than the server's (the issue's `name`).
    */
-  action: 'loosened' | 'not_strict' | 'left_out' | 'cut';
+  action: 'loosened' | 'not_strict' | 'left_out' | 'cut' | 'renamed';
 }
 
 /** The APIs whose schema rules differ. */

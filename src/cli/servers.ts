@@ -69,14 +69,12 @@ export async function configuredTarget(
   else parsed.positionals.shift();
   if (call && parsed.positionals[0] === '')
     throw new UsageError(`give the tool after the dot: autos-mcp call ${safe(name)}.TOOL`);
-  const { resolveServer, storedPins } = await import('../servers/index.js');
-  const config = resolveServer(server, { trustProject: parsed.trustProject });
-  // The definitions the user pinned (autos-mcp pin NAME), under any pin the config file itself carries.
-  const pins = withPins ? await storedPins(name) : {};
-  const pinned =
-    Object.keys(pins).length === 0
-      ? config
-      : ({ ...config, pin: { ...pins, ...(config.pin ?? {}) } } as ServerConfig);
+  const { resolveServer } = await import('../servers/index.js');
+  // The stored pins (autos-mcp pin NAME) come with the server; pin itself lists the tools without them.
+  const { pins: _stored, ...unpinned } = server;
+  const pinned = resolveServer(withPins ? server : (unpinned as ConfiguredServer), {
+    trustProject: parsed.trustProject,
+  });
   return withFlags(pinned, parsed);
 }
 

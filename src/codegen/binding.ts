@@ -12,6 +12,7 @@ export const IMPORTS = `import {
   type CallToolResult,
   type Client,
   type ConnectOptions,
+  isErrorKind,
   isInputRequired,
   McpError,
   type ServerConfig,
@@ -34,9 +35,17 @@ export const BINDING = `type ToolName = keyof typeof pins;
 type AnyTool = (args?: Record<string, unknown>, options?: CallOptions) => Promise<CallToolResult>;
 
 /**
- * The tools of a connected client, one method each. Before each call the tool's current definition (the
- * client's last \`tools/list\`) is checked against the digest recorded here: a tool that changed or is no
- * longer listed is refused with \`kind: 'tool_changed'\`, \`delivery: 'not_sent'\`.
+ * The clients \`withTools\` connected: their config pins every tool of this module, so the client itself
+ * checks each call against its last \`tools/list\` (listed once, and again only after the server says its
+ * tools changed) and no call needs a listing of its own.
+ */
+const pinnedClients = new WeakSet<Client>();
+
+/**
+ * The tools of a connected client, one method each. Each call checks the tool's current definition
+ * against the digest recorded here: a tool that changed or is no longer listed is refused with
+ * \`kind: 'tool_changed'\`, \`delivery: 'not_sent'\`. A client from \`withTools\` checks against its last
+ * \`tools/list\`; any other client is asked for a fresh one before each call (\`withTools\` lists once).
  */
 export function bind(client: Client): Tools {
   const tools: Record<string, AnyTool> = Object.create(null);
@@ -58,7 +67,24 @@ export function withTools<T>(
   options?: ConnectOptions,
 ): Promise<T> {
   const pinned: ServerConfig = { ...config, pin: { ...config.pin, ...pins } };
-  return withClient(pinned, (client) => fn(bind(client), client), options);
+  return withClient(
+    pinned,
+    (client) => {
+      pinnedClients.add(client);
+      return fn(bind(client), client);
+    },
+    options,
+  );
+}
+
+/** \`data\` is the client's own when it refused the call (with the parts that changed). */
+function changedError(name: ToolName, data: { tool: string; missing: boolean }, cause?: unknown): McpError {
+  const changed = data.missing ? 'is no longer listed by the server' : 'changed since this module was generated';
+  return new McpError('tool_changed', \`tool \${name} \${changed}: run autos-mcp types again\`, {
+    delivery: 'not_sent',
+    data,
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 async function call(
@@ -67,16 +93,23 @@ async function call(
   args: Record<string, unknown>,
   options: CallOptions | undefined,
 ): Promise<CallToolResult> {
-  const list = await client.listToolsDetailed({ cache: true });
-  const current = Object.hasOwn(list.digests, name) ? list.digests[name] : undefined;
-  if (current?.digest !== pins[name].digest) {
-    const changed = current === undefined ? 'is no longer listed by the server' : 'changed since this module was generated';
-    throw new McpError('tool_changed', \`tool \${name} \${changed}: run autos-mcp types again\`, {
-      delivery: 'not_sent',
-      data: { tool: name, missing: current === undefined },
-    });
+  const pinned = pinnedClients.has(client);
+  if (!pinned) {
+    const list = await client.listToolsDetailed({ cache: true });
+    const current = Object.hasOwn(list.digests, name) ? list.digests[name] : undefined;
+    if (current?.digest !== pins[name].digest)
+      throw changedError(name, { tool: name, missing: current === undefined });
   }
-  const result = await client.callTool(name, args, options);
+  let result: Awaited<ReturnType<Client['callTool']>>;
+  try {
+    result = await client.callTool(name, args, options);
+  } catch (error) {
+    if (pinned && isErrorKind(error, 'tool_changed')) {
+      const data = { tool: name, missing: false, ...(error.data as object | undefined) };
+      throw changedError(name, data, error);
+    }
+    throw error;
+  }
   if (isInputRequired(result))
     throw new McpError('protocol', \`tool \${name} asked for input that no handler of this client answers (input_required); call it with client.callTool to get that request\`, {
       delivery: 'delivered',

@@ -12,7 +12,7 @@
 import { isMcpError, McpError } from '../errors/index.js';
 import { checkAuthToken, checkUserHeaders } from '../protocol/managed-headers.js';
 import { checkEndpointUrl, checkProxyUrl } from '../protocol/url-policy.js';
-import type { ProtocolVersionChoice } from '../protocol/versions.js';
+import { isProtocolVersionChoice, type ProtocolVersionChoice } from '../protocol/versions.js';
 import type { HttpTransportOptions, StderrMode, StdioTransportOptions } from '../transport/options.js';
 import { serverDisplayName } from '../transport/stdio/display.js';
 import { envNameProblem, envValueProblem } from '../transport/stdio/env.js';
@@ -268,7 +268,7 @@ function clientInfoOf(value: unknown): ClientInfo {
 
 function protocolVersionOf(value: unknown): ProtocolVersionChoice {
   if (value === undefined) return '2025-11-25';
-  if (value === '2025-11-25' || value === '2026-07-28' || value === 'auto') return value;
+  if (isProtocolVersionChoice(value)) return value;
   const got =
     typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? JSON.stringify(value) : typeOf(value);
   return fail(`protocolVersion must be '2025-11-25', '2026-07-28' or 'auto' (got ${got})`);

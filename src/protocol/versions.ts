@@ -11,6 +11,11 @@ export type ProtocolVersionChoice = ProtocolVersion | 'auto';
 export const LEGACY_VERSION = '2025-11-25';
 export const MODERN_VERSION = '2026-07-28';
 
+/** True for what a config's `protocolVersion` may say. */
+export function isProtocolVersionChoice(value: unknown): value is ProtocolVersionChoice {
+  return value === LEGACY_VERSION || value === MODERN_VERSION || value === 'auto';
+}
+
 /**
  * Versions a server may answer `initialize` with that share the 2025-11-25 lifecycle (S25/basic/lifecycle:
  * the client disconnects from anything it does not support). Older revisions are accepted for what they

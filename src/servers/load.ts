@@ -7,12 +7,19 @@
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import type { ServerConfig } from '../config/index.js';
+import {
+  isProtocolVersionChoice,
+  LEGACY_VERSION,
+  MODERN_VERSION,
+  type ProtocolVersionChoice,
+} from '../protocol/versions.js';
 import { mapCodexEntry } from './codex-entry.js';
 import { isRecord, type Mapped, mapEntry } from './entry.js';
 import { nameProblem, shownName } from './names.js';
 import { mapOpencodeEntry } from './opencode-entry.js';
 import { type Parsed, parseJson } from './parse-json.js';
 import { parseToml } from './parse-toml.js';
+import { pinsOfServers } from './pins.js';
 import { scanText } from './placeholders.js';
 import { MAX_CLAUDE_USER_BYTES, MAX_CONFIG_BYTES, readConfigFile } from './read-file.js';
 import { absolute, formatOfFile, projectDirs, projectSources, type Source, userSources } from './sources.js';
@@ -116,6 +123,23 @@ export async function loadServers(options: LoadServersOptions = {}): Promise<Loa
   }
   const trustProblem = trust.problem();
   if (trustProblem !== undefined) problems.push(trustProblem);
+  // The definitions the user pinned (autos-mcp pin NAME), carried to resolveServer.
+  const pinned = await pinsOfServers(Object.keys(servers), { home, env, platform });
+  if ('message' in pinned) problems.push(pinned);
+  for (const [name, server] of Object.entries(servers)) {
+    const pins = 'pins' in pinned ? pinned.pins.get(name) : undefined;
+    if (pins === undefined && !('message' in pinned)) continue;
+    Object.defineProperty(servers, name, {
+      value: {
+        ...server,
+        ...(pins === undefined ? {} : { pins }),
+        ...('message' in pinned ? { pinsUnreadable: pinned.message } : {}),
+      },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return { servers, shadowed, problems, files };
 }
 
@@ -221,6 +245,9 @@ function serverOf(
         ? mapOpencodeEntry(entry.value)
         : mapEntry(entry.value, source.format);
   if (!mapped.ok) return report(mapped.message);
+  const protocolVersion = revisionOf(mapped.config);
+  if (protocolVersion === undefined)
+    return report(`protocolVersion must be "${LEGACY_VERSION}", "${MODERN_VERSION}" or "auto"`);
   const variables: string[] = [];
   for (const [field, text] of configStrings(mapped.config)) {
     const scan = scanText(text, source.format === 'opencode');
@@ -235,6 +262,7 @@ function serverOf(
   };
   return {
     name: entry.name,
+    protocolVersion,
     config: mapped.config,
     transport: mapped.transport,
     origin,
@@ -244,6 +272,13 @@ function serverOf(
     ...(mapped.disabled ? { disabled: true as const } : {}),
     variables,
   };
+}
+
+/** The revision an entry asks for (the default when it names none), or undefined for anything else. */
+function revisionOf(config: ServerConfig): ProtocolVersionChoice | undefined {
+  const asked: unknown = config.protocolVersion;
+  if (asked === undefined) return LEGACY_VERSION;
+  return isProtocolVersionChoice(asked) ? asked : undefined;
 }
 
 /** The string fields of a config that may hold placeholders, by field name. */

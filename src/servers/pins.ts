@@ -1,8 +1,9 @@
 /**
  * The tool definitions a user approved for a configured server (`autos-mcp pin NAME`), by server name, in
  * `pinned-tools.json` in the user's own autos-mcp config directory (a private file, 0600, written
- * atomically under a lock by the file store). At connect they become the config's `pin` (see
- * docs/client.md, "Filters and pins"), under any `pin` the config file itself carries.
+ * atomically under a lock by the file store). `loadServers` reads them into each server's `pins`, and
+ * `resolveServer` makes them the config's `pin` (see docs/client.md, "Filters and pins"), under any `pin`
+ * the config file itself carries.
  */
 import type { ToolPinObject } from '../config/tool-policy.js';
 import { McpError } from '../errors/index.js';
@@ -27,16 +28,47 @@ export async function storedPins(
   options: TrustOptions = {},
 ): Promise<Record<string, ToolPinObject>> {
   const { store, file } = storeOf(options);
-  let record: Record<string, unknown> | undefined;
   try {
-    record = (await store.get(server)) as Record<string, unknown> | undefined;
+    return pinsOf(await store.get(server));
   } catch (error) {
-    throw new McpError(
-      'config',
-      `the pins in ${file} cannot be read, so no pinned server is used: ${error instanceof Error ? error.message : String(error)}`,
-      { delivery: 'not_sent' },
-    );
+    throw unreadable(file, error);
   }
+}
+
+/**
+ * The stored pins of each of `servers` that has some (one read of the file for the names, one per pinned
+ * server), or the sentence saying why the file cannot be read: then no configured server may be used,
+ * since a pinned tool would be called unchecked.
+ */
+export async function pinsOfServers(
+  servers: readonly string[],
+  options: TrustOptions,
+): Promise<{ pins: Map<string, Record<string, ToolPinObject>> } | { file: string; message: string }> {
+  const { store, file } = storeOf(options);
+  const pins = new Map<string, Record<string, ToolPinObject>>();
+  try {
+    const stored = new Set(await store.keys());
+    for (const server of servers) {
+      if (!stored.has(server)) continue;
+      const tools = pinsOf(await store.get(server));
+      if (Object.keys(tools).length > 0) pins.set(server, tools);
+    }
+  } catch (error) {
+    return { file, message: unreadable(file, error).message };
+  }
+  return { pins };
+}
+
+function unreadable(file: string, error: unknown): McpError {
+  return new McpError(
+    'config',
+    `the pins in ${file} cannot be read, so no configured server is used: ${error instanceof Error ? error.message : String(error)}`,
+    { delivery: 'not_sent' },
+  );
+}
+
+/** The `tools` of one stored record, own keys copied (a tool may be named `__proto__`). */
+function pinsOf(record: Record<string, unknown> | undefined): Record<string, ToolPinObject> {
   const tools = record?.['tools'];
   const out: Record<string, ToolPinObject> = {};
   if (typeof tools !== 'object' || tools === null) return out;

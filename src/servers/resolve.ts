@@ -2,11 +2,13 @@
  * `resolveServer`: the config to connect with, made from a configured server right before connecting. A
  * disabled entry, or one from a project file the user has not trusted (or that changed since), is refused;
  * placeholders are read from the environment given (an unset one is refused, naming the variable and the
- * entry, never a value); a project's stdio server starts in its project directory. Pure: spawns nothing.
+ * entry, never a value); a project's stdio server starts in its project directory; the tools pinned for
+ * the name (`autos-mcp pin`) become the config's `pin`. Pure: spawns nothing.
  */
 
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import type { LegacyVersion } from '../client/index.js';
 import { normalizeConfig, type ServerConfig } from '../config/index.js';
 import { isMcpError, McpError } from '../errors/index.js';
 import { displayPath } from '../store/paths.js';
@@ -27,10 +29,19 @@ export interface ResolveServerOptions {
 }
 
 /**
- * The server config of `server` with its placeholders resolved, checked by `normalizeConfig`. Throws
- * `McpError` kind `config` (nothing started) for a disabled or untrusted entry, an unset variable, or a
- * config that is not valid once resolved (the message names the field, never its value).
+ * The server config of `server` with its placeholders resolved and its stored pins (`server.pins`) as
+ * `pin` (a `pin` the file itself gives wins for that tool), checked by `normalizeConfig`. Throws `McpError`
+ * kind `config` (nothing started) for a disabled or untrusted entry, an unset variable, a pins file that
+ * could not be read, or a config that is not valid once resolved (the message names the field, never its
+ * value). Typed by the entry's revision: a 2025-11-25 entry's config makes `callTool` resolve to a
+ * `CallToolResult`.
  */
+export function resolveServer(
+  server: ConfiguredServer<'2025-11-25'>,
+  options?: ResolveServerOptions,
+): ServerConfig & LegacyVersion;
+/** `resolveServer()` of an entry that may mean 2026-07-28 (`protocolVersion` 2026-07-28 or `auto`). */
+export function resolveServer(server: ConfiguredServer, options?: ResolveServerOptions): ServerConfig;
 export function resolveServer(server: ConfiguredServer, options: ResolveServerOptions = {}): ServerConfig {
   const home = options.home ?? homedir();
   const file = shownFile(server.origin.file, server.scope, options.cwd ?? process.cwd(), home);
@@ -39,6 +50,7 @@ export function resolveServer(server: ConfiguredServer, options: ResolveServerOp
     throw configError(`${where} is disabled in its file; enable it there to use it`);
   if (!server.trusted && options.trustProject !== true)
     throw configError(untrustedMessage(server, file, home));
+  if (server.pinsUnreadable !== undefined) throw configError(`${where}: ${server.pinsUnreadable}`);
   const lookup: Lookup = {
     env: options.env ?? process.env,
     workspaceFolder: server.origin.project,
@@ -83,6 +95,11 @@ export function resolveServer(server: ConfiguredServer, options: ResolveServerOp
   if (server.transport === 'stdio' && project !== undefined) {
     const cwd = out['cwd'];
     out['cwd'] = typeof cwd === 'string' ? (isAbsolute(cwd) ? cwd : resolve(project, cwd)) : project;
+  }
+  const pins = server.pins;
+  if (pins !== undefined && Object.keys(pins).length > 0) {
+    const own = out['pin'];
+    out['pin'] = isRecord(own) ? { ...pins, ...own } : own === undefined ? { ...pins } : own;
   }
   const config = out as unknown as ServerConfig;
   try {

@@ -4,6 +4,8 @@
  * entry that cannot be used and why). Nothing here is a function or a class: it all survives JSON.
  */
 import type { ServerConfig } from '../config/index.js';
+import type { ToolPinObject } from '../config/tool-policy.js';
+import type { ProtocolVersionChoice } from '../protocol/versions.js';
 
 /** Whose config file a definition comes from (each reads its own shape; see docs/servers.md). */
 export type ConfigFormat =
@@ -37,9 +39,22 @@ export interface ServerOrigin {
   readonly project?: string;
 }
 
-/** One configured server, by the name it is defined under. */
-export interface ConfiguredServer {
+/**
+ * One configured server, by the name it is defined under: one type per revision its entry asks for, told
+ * apart by `protocolVersion`, so that `resolveServer` of a 2025-11-25 entry gives a config whose
+ * `callTool` resolves to a complete `CallToolResult` (see docs/typescript.md).
+ */
+export type ConfiguredServer<V extends ProtocolVersionChoice = ProtocolVersionChoice> =
+  V extends ProtocolVersionChoice ? ConfiguredServerOf<V> : never;
+
+/** A configured server whose entry asks for the revision `V`. */
+export interface ConfiguredServerOf<V extends ProtocolVersionChoice> {
   readonly name: string;
+  /**
+   * The revision the entry asks for: its `protocolVersion`, or `'2025-11-25'` (the default) when it gives
+   * none. An entry with any other value is a problem and is left out.
+   */
+  readonly protocolVersion: V;
   /** The server config as written: placeholders (`${VAR}`) are kept, never resolved here. */
   readonly config: ServerConfig;
   readonly transport: 'stdio' | 'http';
@@ -55,6 +70,16 @@ export interface ConfiguredServer {
   readonly variables: readonly string[];
   /** Definitions of the same name further down the precedence order, which this one hides. */
   readonly shadowed?: readonly ServerOrigin[];
+  /**
+   * The tool definitions approved for this name (`autos-mcp pin NAME`, `savePins`), by tool name:
+   * `resolveServer` makes them the config's `pin`, so a drifted tool is refused (`tool_changed`).
+   */
+  readonly pins?: { readonly [tool: string]: ToolPinObject };
+  /**
+   * Why the pins file could not be read (also one of the problems): `resolveServer` then refuses the
+   * server, since a tool pinned there would be called unchecked.
+   */
+  readonly pinsUnreadable?: string;
 }
 
 /** A definition hidden by one of the same name earlier in the precedence order. */

@@ -155,3 +155,41 @@ test('a name that is not in the map is refused with a clear error, never guessed
     (error: Error) => !error.message.includes('\u001b') && !error.message.includes('\n'),
   );
 });
+
+test('every rename is reported in issues (renamed, with the name the model sees); a kept name is not', () => {
+  const source = {
+    my_server: [tool('files.read'), tool('echo')],
+    a: [tool('b__c')],
+    a__b: [tool('c')],
+  };
+  for (const build of [openaiChatTools, openaiResponsesTools, anthropicTools]) {
+    const { names, issues } = build(source);
+    const renamed = issues.filter((issue) => issue.action === 'renamed');
+    assert.deepEqual(
+      renamed.map(({ server, tool: name, name: given }) => ({ server, tool: name, given })).sort(byTool),
+      Object.entries(names)
+        .filter(([given, at]) => given !== `${at.server}__${at.tool}`)
+        .map(([given, at]) => ({ server: at.server, tool: at.tool, given }))
+        .sort(byTool),
+    );
+    const files = renamed.find((issue) => issue.tool === 'files.read');
+    assert.match(files?.name ?? '', /^my_server__files_read_[0-9a-f]{8}$/);
+    assert.match(files?.problem ?? '', /letters, digits/);
+    // `a__b__c` twice: both get a suffix, each said to clash.
+    assert.equal(renamed.filter((issue) => /same name/.test(issue.problem)).length, 2);
+    assert.ok(!renamed.some((issue) => issue.tool === 'echo'), 'my_server__echo is kept, not reported');
+  }
+  assert.deepEqual(
+    openaiChatTools([tool('echo')]).issues.filter((issue) => issue.action === 'renamed'),
+    [],
+  );
+});
+
+function byTool(
+  a: { tool: string; server?: string | undefined },
+  b: { tool: string; server?: string | undefined },
+): number {
+  const left = `${a.server}/${a.tool}`;
+  const right = `${b.server}/${b.tool}`;
+  return left < right ? -1 : left > right ? 1 : 0;
+}

@@ -172,6 +172,40 @@ export function typeOnly(tools: Tools): void {
     assert.equal(got['ctor']?.[0]?.text, 'called constructor');
   });
 
+  test('withTools checks its pins against the last tools/list: one listing for 5 calls (bind lists before each)', () => {
+    writeFileSync(log, '');
+    writeFileSync(
+      path.join(project, 'many.ts'),
+      `import { connect } from 'autos-mcp';
+import { bind, withTools } from './tools.js';
+
+const server = { command: process.execPath, args: [${JSON.stringify(FIXTURE)}], env: ${JSON.stringify(env)} };
+await withTools(server, async (tools) => {
+  for (let i = 0; i < 5; i++) await tools.a_b();
+});
+const client = await connect(server);
+try {
+  for (let i = 0; i < 5; i++) await bind(client).a_b();
+} finally {
+  await client.close();
+}
+`,
+    );
+    const built = compile(project);
+    assert.equal(built.status, 0, shown(built));
+    const run = runEmitted(project, 'many.js');
+    assert.equal(run.code, 0, shown(run));
+    // One line per server start, tools/list and tools/call: the withTools run, then the bind run.
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    const second = lines.lastIndexOf('start');
+    const lists = (part: string[]) => part.filter((line) => line === 'list').length;
+    assert.deepEqual(
+      { withTools: lists(lines.slice(0, second)), bind: lists(lines.slice(second)) },
+      { withTools: 1, bind: 5 },
+    );
+    assert.equal(lines.filter((line) => line === 'call a_b').length, 10);
+  });
+
   test('a tool whose definition changed since generation is refused before it is called', () => {
     writeFileSync(log, '');
     writeFileSync(

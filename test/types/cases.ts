@@ -21,6 +21,7 @@ import {
   textOf,
   withClient,
 } from '../../src/index.js';
+import { type ConfiguredServer, resolveServer } from '../../src/servers/index.js';
 
 declare function expectType<T>(value: T): void;
 declare const someChoice: '2025-11-25' | '2026-07-28' | 'auto';
@@ -73,6 +74,20 @@ export async function results(): Promise<void> {
   await plain.callTool('echo', {}, { validateArguments: true, timeoutMs: 100 });
   // @ts-expect-error validateArguments is a boolean
   await plain.callTool('echo', {}, { validateArguments: 'yes' });
+}
+
+export async function configured(server: ConfiguredServer): Promise<void> {
+  // A configured server is typed by the revision its entry asks for: a 2025-11-25 entry's config gives
+  // a complete result, the others the union.
+  // @ts-expect-error the entry may ask for 2026-07-28 or auto
+  expectType<CallToolResult>(await callTool(resolveServer(server), 'echo'));
+  if (server.protocolVersion === '2025-11-25') {
+    expectType<ContentBlock[]>((await callTool(resolveServer(server), 'echo')).content);
+    expectType<ContentBlock[]>((await (await connect(resolveServer(server))).callTool('echo')).content);
+  } else {
+    expectType<'2026-07-28' | 'auto'>(server.protocolVersion);
+    expectType<ToolCallOutcome>(await callTool(resolveServer(server), 'echo'));
+  }
 }
 
 export function content(result: CallToolResult): void {
