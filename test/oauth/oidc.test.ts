@@ -93,7 +93,9 @@ interface Opener {
  * Plays the user: chromium approves on the real pages, and the browser's redirect reaches the library's
  * loopback callback. The helper resolves as that redirect starts; the redirect is also GET here, as a user
  * pasting it would (the library takes the first callback, both are the same), so that its answer can be
- * checked.
+ * checked. That GET goes out after the browser context is closed, so it can come after the login ended:
+ * on a port a stored registration brings back, a later login's callback server gets it and drops it
+ * (another state).
  *
  * With `tamper`, the browser is sent elsewhere instead (the authorization URL's `redirect_uri` points at
  * `catcher`, which any loopback port matches for the native client), and only the tampered redirect
@@ -499,8 +501,16 @@ describe('OAuth against oidc-provider: client identity and callback checks', () 
     const { as, mcp } = await servers({ registration: true });
     const store = memoryStore();
     const user = browserUser();
-    const first = authorizer(mcp, { dcr: true }, user, store);
+    // The login ends on the browser's own callback, before the opener has its redirect: awaited below.
+    let opened: Promise<void> | undefined;
+    const first = authorizer(
+      mcp,
+      { dcr: true },
+      { ...user, openUrl: (url) => (opened = user.openUrl(url)) },
+      store,
+    );
     await first.login();
+    await must(opened, 'the first login opened the browser');
     assert.equal(as.events.registrations, 1);
     const registered = must(as.events.authorizationRequests[0], 'an authorization request').get('client_id');
     assert.ok(registered !== null && registered !== NATIVE_CLIENT.client_id, 'a registered client_id');
