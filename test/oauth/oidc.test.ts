@@ -85,7 +85,10 @@ interface Opener {
   readonly landed: URL[];
   /** The status of each loopback callback answer. */
   readonly callbackStatus: number[];
-  /** Resolves once every callback GET has been answered. */
+  /**
+   * Resolves once every `openUrl` has ended: its browser context closed, `landed` filled and its callback
+   * GET answered. A login can end before that, on the browser's own callback.
+   */
   settled(): Promise<unknown>;
 }
 
@@ -112,30 +115,35 @@ function browserUser(tamper?: (redirect: URL) => void, login = 'user'): Opener {
     landed,
     callbackStatus,
     settled: () => Promise.all(pending),
-    openUrl: async (url) => {
-      const authorization = new URL(url);
-      opened.push(new URL(url));
-      const callback = new URL(must(authorization.searchParams.get('redirect_uri'), 'a redirect_uri'));
-      if (tamper !== undefined) authorization.searchParams.set('redirect_uri', `${catcher}/callback`);
-      const redirect = await approveInBrowser(browser, authorization, { login });
-      landed.push(new URL(redirect));
-      if (tamper !== undefined) {
-        assert.equal(`${redirect.origin}${redirect.pathname}`, `${catcher}/callback`);
-        redirect.host = callback.host;
-        tamper(redirect);
-      }
-      const answered = fetch(redirect).then(
-        async (answer) => {
-          await answer.arrayBuffer();
-          callbackStatus.push(answer.status);
-        },
-        // The browser's own request came first and the callback server is already shut.
-        () => callbackStatus.push(0),
-      );
-      pending.push(answered);
-      await answered;
+    openUrl: (url) => {
+      const run = approve(url);
+      pending.push(run);
+      return run;
     },
   };
+
+  async function approve(url: string): Promise<void> {
+    const authorization = new URL(url);
+    opened.push(new URL(url));
+    const callback = new URL(must(authorization.searchParams.get('redirect_uri'), 'a redirect_uri'));
+    if (tamper !== undefined) authorization.searchParams.set('redirect_uri', `${catcher}/callback`);
+    const redirect = await approveInBrowser(browser, authorization, { login });
+    landed.push(new URL(redirect));
+    if (tamper !== undefined) {
+      assert.equal(`${redirect.origin}${redirect.pathname}`, `${catcher}/callback`);
+      redirect.host = callback.host;
+      tamper(redirect);
+    }
+    const answered = fetch(redirect).then(
+      async (answer) => {
+        await answer.arrayBuffer();
+        callbackStatus.push(answer.status);
+      },
+      // The browser's own request came first and the callback server is already shut.
+      () => callbackStatus.push(0),
+    );
+    await answered;
+  }
 }
 
 function authorizer(
@@ -257,8 +265,8 @@ for (const revision of REVISIONS) {
         /^http:\/\/127\.0\.0\.1:\d+\/callback$/,
       );
       assert.deepEqual(scopesOf(request), ['mcp:read', 'mcp:write', 'offline_access']);
-      assert.equal(must(user.landed[0], 'a redirect').searchParams.get('state'), state);
       await user.settled();
+      assert.equal(must(user.landed[0], 'a redirect').searchParams.get('state'), state);
       // 200 when this GET came first, 404 or refused (0) when the browser's own redirect did.
       assert.equal(user.callbackStatus.length, 1);
 
@@ -501,16 +509,9 @@ describe('OAuth against oidc-provider: client identity and callback checks', () 
     const { as, mcp } = await servers({ registration: true });
     const store = memoryStore();
     const user = browserUser();
-    // The login ends on the browser's own callback, before the opener has its redirect: awaited below.
-    let opened: Promise<void> | undefined;
-    const first = authorizer(
-      mcp,
-      { dcr: true },
-      { ...user, openUrl: (url) => (opened = user.openUrl(url)) },
-      store,
-    );
+    const first = authorizer(mcp, { dcr: true }, user, store);
     await first.login();
-    await must(opened, 'the first login opened the browser');
+    await user.settled(); // the login ends on the browser's own callback, before `landed` has it
     assert.equal(as.events.registrations, 1);
     const registered = must(as.events.authorizationRequests[0], 'an authorization request').get('client_id');
     assert.ok(registered !== null && registered !== NATIVE_CLIENT.client_id, 'a registered client_id');
