@@ -7,6 +7,9 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+# npm's own notices (a newer npm, funding, audit) off for every npm and npx this starts, and for the tests
+# they run: test/helpers/npm.ts holds the same settings; test/scripts/npm-notices.test.ts checks both.
+export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 RUNNER_PACKAGE="@modelcontextprotocol/conformance@0.2.0-alpha.12"
 REVISIONS=(2025-11-25 2026-07-28)
 OUT=results/conformance

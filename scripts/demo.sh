@@ -2,6 +2,9 @@
 # `npm run demo`: install if needed, build, and run the CLI's demo against the bundled demo server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# npm's own notices (a newer npm, funding, audit) off for every npm and npx this starts, and for the tests
+# they run: test/helpers/npm.ts holds the same settings; test/scripts/npm-notices.test.ts checks both.
+export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 
 if node scripts/node-modules-current.mjs; then
   echo "node_modules matches package-lock.json: npm ci skipped" >&2

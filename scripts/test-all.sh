@@ -4,6 +4,9 @@
 # `npm test` runs this; .ci/run runs `npm test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# npm's own notices (a newer npm, funding, audit) off for every npm and npx this starts, and for the tests
+# they run: test/helpers/npm.ts holds the same settings; test/scripts/npm-notices.test.ts checks both.
+export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 
 step() { printf '\n=== %s\n' "$*"; }
 summary=$(mktemp)

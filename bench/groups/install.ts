@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { npmEnv } from '../../test/helpers/npm.js';
 import type { Row, Section } from '../model.js';
 
 const run = promisify(execFile);
@@ -50,7 +51,7 @@ async function installInto(spec: string): Promise<{ bytes: number; packages: num
       join(project, 'package.json'),
       '{"name":"bench-install","version":"0.0.0","private":true}\n',
     );
-    await run('npm', ['install', ...NPM_FLAGS, spec], { cwd: project });
+    await run('npm', ['install', ...NPM_FLAGS, spec], { cwd: project, env: npmEnv() });
     return await footprint(join(project, 'node_modules'));
   } finally {
     await rm(project, { recursive: true, force: true });
@@ -71,7 +72,10 @@ export async function runInstall(options: {
   if (options.includeAutos) {
     const packDir = await mkdtemp(join(tmpdir(), 'autos-bench-pack-'));
     try {
-      const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: REPO });
+      const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', packDir], {
+        cwd: REPO,
+        env: npmEnv(),
+      });
       const tarballName = stdout.trim().split('\n').at(-1);
       if (!tarballName)
         throw new Error(`npm pack printed no tarball name (stdout: ${JSON.stringify(stdout)})`);

@@ -237,7 +237,7 @@ export class OAuth implements Authorizer {
           `the token for ${this.url} expired and cannot be refreshed: log in again`,
         );
       const as = await this.#authorizationServer(issuer);
-      const client = await this.#clientOf(as, base.clientId);
+      const client = await clientOf(this.#clients, as, base.clientId);
       const endpoint = await this.#endpoint(as, resource, client, base.tokenType === 'dpop');
       let response: oauth.TokenEndpointResponse;
       try {
@@ -249,7 +249,7 @@ export class OAuth implements Authorizer {
           const now = readToken(await this.#store.get(key));
           if (now?.serial === base.serial) await this.#store.delete(key);
         }
-        if (code?.error === 'invalid_client') await this.#forgetClient(as.issuer, base.clientId);
+        if (code?.error === 'invalid_client') await forgetClient(this.#store, as.issuer, base.clientId);
         throw error;
       }
       const next = toStored(response, {
@@ -396,15 +396,6 @@ export class OAuth implements Authorizer {
     };
   }
 
-  /** The client a stored token was issued to, found again (pre-registered, CIMD, or registered). */
-  #clientOf(as: oauth.AuthorizationServer, clientId: string): Promise<StoredClient> {
-    return clientOf(this.#clients, as, clientId);
-  }
-
-  #forgetClient(issuer: string, clientId: string): Promise<void> {
-    return forgetClient(this.#store, issuer, clientId);
-  }
-
   async #endpoint(
     as: oauth.AuthorizationServer,
     resource: string,
@@ -464,7 +455,7 @@ export class OAuth implements Authorizer {
           device: false,
         }),
       endpoint: (client) => this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server)),
-      forgetClient: (clientId) => this.#forgetClient(as.issuer, clientId),
+      forgetClient: (clientId) => forgetClient(this.#store, as.issuer, clientId),
     });
   }
 

@@ -18,6 +18,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { approveInBrowser, type Browser, launchBrowser } from '../helpers/browser.js';
 import { must } from '../helpers/must.js';
+import { npmEnv } from '../helpers/npm.js';
 import {
   type AuthorizationServer,
   NATIVE_CLIENT,
@@ -152,7 +153,7 @@ async function deviceLogin(
 }
 
 before(() => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
 });
 
 after(() => {

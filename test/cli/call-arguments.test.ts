@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { must } from '../helpers/must.js';
+import { npmEnv } from '../helpers/npm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'dist/bin.js');
@@ -68,7 +69,7 @@ let http: ChildProcess | undefined;
 let httpUrl = '';
 
 before(async () => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
   const server = spawn(process.execPath, ['examples/demo-server.mjs', '--http', '0', '--json-response'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'ignore'],

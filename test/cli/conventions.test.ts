@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_VERSION } from '../../src/version.js';
 import { must } from '../helpers/must.js';
+import { npmEnv } from '../helpers/npm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'dist/bin.js');
@@ -95,7 +96,7 @@ let http: ChildProcess | undefined;
 let httpUrl = '';
 
 before(async () => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
   // An HTTP target: the SDK-based example server on a free loopback port.
   const server = spawn(process.execPath, ['examples/demo-server.mjs', '--http', '0', '--json-response'], {
     cwd: ROOT,
@@ -338,6 +339,7 @@ describe('CLI conventions', () => {
         execFileSync('npm', ['pack', '--silent', '--pack-destination', consumer], {
           cwd: ROOT,
           encoding: 'utf8',
+          env: npmEnv(),
         })
           .trim()
           .split('\n')
@@ -355,7 +357,7 @@ describe('CLI conventions', () => {
           '--prefer-offline',
           path.join(consumer, tarball),
         ],
-        { cwd: consumer, stdio: 'ignore' },
+        { cwd: consumer, stdio: 'ignore', env: npmEnv() },
       );
       const bin = 'node_modules/.bin/autos-mcp';
       const out = execFileSync(bin, ['call', 'echo', '{"text":"hi"}', '--', bin, 'demo-server'], {

@@ -12,6 +12,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, before, beforeEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { npmEnv } from '../helpers/npm.js';
 import { type Dirs, dirs } from '../servers/helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -26,7 +27,7 @@ beforeEach(() => {
 afterEach(() => d.cleanup());
 
 before(() => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
 });
 
 function cli(args: string[], env: Record<string, string> = {}, cwd = d.proj) {

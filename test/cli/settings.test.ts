@@ -16,6 +16,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { must } from '../helpers/must.js';
+import { npmEnv } from '../helpers/npm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'dist/bin.js');
@@ -73,7 +74,7 @@ function storeFile(): Record<string, unknown> {
 }
 
 before(() => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
   dir = tempDir('autos-mcp-cli-settings-');
 });
 

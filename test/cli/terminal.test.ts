@@ -19,6 +19,7 @@ import fc from 'fast-check';
 import { type ProgressSink, progressBar, progressLine } from '../../src/cli/progress.js';
 import { columnsWidth, fitColumns, terminalText } from '../../src/internal/terminal-text.js';
 import { must } from '../helpers/must.js';
+import { npmEnv } from '../helpers/npm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'dist/bin.js');
@@ -278,7 +279,7 @@ function assertSafe(output: string, visible: RegExp): void {
 }
 
 before(() => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
 });
 
 describe('every channel of the CLI, against hostile servers', () => {

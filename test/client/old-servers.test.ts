@@ -16,6 +16,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { type CallToolResult, connect, type StdioServerConfig } from '../../src/index.js';
 import { must } from '../helpers/must.js';
+import { npmEnv } from '../helpers/npm.js';
 import { FRUIT, usePostgres } from '../helpers/postgres.js';
 import { ROOT, textOf } from './helpers.js';
 
@@ -129,7 +130,7 @@ for (const server of SERVERS) {
 describe('the CLI against an old server', () => {
   const BIN = path.join(ROOT, 'dist/bin.js');
   before(() => {
-    if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+    if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
   });
 
   test('autos-mcp tools -- node <server-github> lists its tools and exits 0', () => {

@@ -19,6 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { npmEnv } from '../helpers/npm.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -41,7 +42,11 @@ export function stage(): Stage {
   cpSync(path.join(ROOT, 'src'), path.join(build, 'src'), { recursive: true });
   cpSync(path.join(ROOT, 'scripts/bundle.mjs'), path.join(build, 'scripts/bundle.mjs'));
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(build, 'node_modules'), 'dir');
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: build, stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync('npm', ['run', 'build', '--silent'], {
+    cwd: build,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: npmEnv(),
+  });
   const bin = path.join(build, 'dist/bin.js');
   assert.ok(existsSync(bin), 'the private build has dist/bin.js');
   return { dir, build, bin, remove: () => rmSync(dir, { recursive: true, force: true }) };

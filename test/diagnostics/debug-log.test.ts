@@ -13,6 +13,7 @@ import { diagnosticsChannels } from '../../src/diagnostics/channels.js';
 import { createDebugLog } from '../../src/diagnostics/debug-log.js';
 import { debugLogState, debugWanted } from '../../src/diagnostics/publish.js';
 import { type RunningServer, startDemoHttp } from '../client/http-servers.js';
+import { npmEnv } from '../helpers/npm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'dist/bin.js');
@@ -57,7 +58,7 @@ function assertTerminalSafe(lines: string[]): void {
 }
 
 before(() => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
 });
 
 describe('the debug log switch', () => {

@@ -42,6 +42,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { npmEnv } from '../helpers/npm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -140,12 +141,17 @@ function install(): void {
   for (const dir of ['src', 'docs']) cpSync(path.join(ROOT, dir), path.join(BUILD, dir), { recursive: true });
   cpSync(path.join(ROOT, 'scripts/bundle.mjs'), path.join(BUILD, 'scripts/bundle.mjs'));
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(BUILD, 'node_modules'), 'dir');
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: BUILD, stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync('npm', ['run', 'build', '--silent'], {
+    cwd: BUILD,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: npmEnv(),
+  });
 
   mkdirSync(CONSUMER, { recursive: true });
   const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', CONSUMER], {
     cwd: BUILD,
     encoding: 'utf8',
+    env: npmEnv(),
   })
     .trim()
     .split('\n')
@@ -167,7 +173,7 @@ function install(): void {
       `./${tarball}`,
       '@cfworker/json-schema@4',
     ],
-    { cwd: CONSUMER, stdio: ['ignore', 'ignore', 'pipe'] },
+    { cwd: CONSUMER, stdio: ['ignore', 'ignore', 'pipe'], env: npmEnv() },
   );
   assert.ok(existsSync(path.join(CONSUMER, 'node_modules/.bin/autos-mcp')), 'the bin is installed');
   // The optional peers the docs tell their users to install (`npm install ai@6`, `npm install --save-dev

@@ -85,7 +85,10 @@ interface Opener {
   readonly landed: URL[];
   /** The status of each loopback callback answer. */
   readonly callbackStatus: number[];
-  /** Resolves once every callback GET has been answered. */
+  /**
+   * Resolves once every `openUrl` has ended: its browser context closed, `landed` filled and its callback
+   * GET answered. A login can end before that, on the browser's own callback.
+   */
   settled(): Promise<unknown>;
 }
 
@@ -93,7 +96,9 @@ interface Opener {
  * Plays the user: chromium approves on the real pages, and the browser's redirect reaches the library's
  * loopback callback. The helper resolves as that redirect starts; the redirect is also GET here, as a user
  * pasting it would (the library takes the first callback, both are the same), so that its answer can be
- * checked.
+ * checked. That GET goes out after the browser context is closed, so it can come after the login ended:
+ * on a port a stored registration brings back, a later login's callback server gets it and drops it
+ * (another state).
  *
  * With `tamper`, the browser is sent elsewhere instead (the authorization URL's `redirect_uri` points at
  * `catcher`, which any loopback port matches for the native client), and only the tampered redirect
@@ -110,30 +115,35 @@ function browserUser(tamper?: (redirect: URL) => void, login = 'user'): Opener {
     landed,
     callbackStatus,
     settled: () => Promise.all(pending),
-    openUrl: async (url) => {
-      const authorization = new URL(url);
-      opened.push(new URL(url));
-      const callback = new URL(must(authorization.searchParams.get('redirect_uri'), 'a redirect_uri'));
-      if (tamper !== undefined) authorization.searchParams.set('redirect_uri', `${catcher}/callback`);
-      const redirect = await approveInBrowser(browser, authorization, { login });
-      landed.push(new URL(redirect));
-      if (tamper !== undefined) {
-        assert.equal(`${redirect.origin}${redirect.pathname}`, `${catcher}/callback`);
-        redirect.host = callback.host;
-        tamper(redirect);
-      }
-      const answered = fetch(redirect).then(
-        async (answer) => {
-          await answer.arrayBuffer();
-          callbackStatus.push(answer.status);
-        },
-        // The browser's own request came first and the callback server is already shut.
-        () => callbackStatus.push(0),
-      );
-      pending.push(answered);
-      await answered;
+    openUrl: (url) => {
+      const run = approve(url);
+      pending.push(run);
+      return run;
     },
   };
+
+  async function approve(url: string): Promise<void> {
+    const authorization = new URL(url);
+    opened.push(new URL(url));
+    const callback = new URL(must(authorization.searchParams.get('redirect_uri'), 'a redirect_uri'));
+    if (tamper !== undefined) authorization.searchParams.set('redirect_uri', `${catcher}/callback`);
+    const redirect = await approveInBrowser(browser, authorization, { login });
+    landed.push(new URL(redirect));
+    if (tamper !== undefined) {
+      assert.equal(`${redirect.origin}${redirect.pathname}`, `${catcher}/callback`);
+      redirect.host = callback.host;
+      tamper(redirect);
+    }
+    const answered = fetch(redirect).then(
+      async (answer) => {
+        await answer.arrayBuffer();
+        callbackStatus.push(answer.status);
+      },
+      // The browser's own request came first and the callback server is already shut.
+      () => callbackStatus.push(0),
+    );
+    await answered;
+  }
 }
 
 function authorizer(
@@ -255,8 +265,8 @@ for (const revision of REVISIONS) {
         /^http:\/\/127\.0\.0\.1:\d+\/callback$/,
       );
       assert.deepEqual(scopesOf(request), ['mcp:read', 'mcp:write', 'offline_access']);
-      assert.equal(must(user.landed[0], 'a redirect').searchParams.get('state'), state);
       await user.settled();
+      assert.equal(must(user.landed[0], 'a redirect').searchParams.get('state'), state);
       // 200 when this GET came first, 404 or refused (0) when the browser's own redirect did.
       assert.equal(user.callbackStatus.length, 1);
 
@@ -495,20 +505,42 @@ describe('OAuth against oidc-provider: client identity and callback checks', () 
     assert.equal(textOf(await client.callTool('whoami')), 'sub=user scope=mcp:read mcp:write');
   });
 
-  test('dynamic registration: dcr registers once, a second login reuses the registration', async () => {
+  test('dynamic registration: dcr registers once, a second login reuses it and its port; a callback left from the first is dropped', async () => {
     const { as, mcp } = await servers({ registration: true });
     const store = memoryStore();
-    const first = authorizer(mcp, { dcr: true }, browserUser(), store);
+    const user = browserUser();
+    const first = authorizer(mcp, { dcr: true }, user, store);
     await first.login();
+    await user.settled(); // the login ends on the browser's own callback, before `landed` has it
     assert.equal(as.events.registrations, 1);
     const registered = must(as.events.authorizationRequests[0], 'an authorization request').get('client_id');
     assert.ok(registered !== null && registered !== NATIVE_CLIENT.client_id, 'a registered client_id');
     const client = await open(mcp, first, revision);
     assert.equal(textOf(await client.callTool('whoami')), 'sub=user scope=mcp:read mcp:write');
 
-    // Another authorizer on the same store, after a logout: the registration is reused.
+    // Another authorizer on the same store, after a logout: the registration is reused, and with it the
+    // redirect URI's port. The first login's callback reaches the second login's callback server there (a
+    // tab of the first login reloaded; in CI, browserUser's own GET of it, late behind a slow browser):
+    // it is not this login's, so it is dropped and the second login goes on to its own.
     assert.equal(await first.logout(), true);
-    const second = authorizer(mcp, { dcr: true }, browserUser(), store);
+    const earlier = must(user.landed[0], 'the first login callback');
+    const next = browserUser();
+    const second = authorizer(
+      mcp,
+      { dcr: true },
+      {
+        ...next,
+        openUrl: async (url) => {
+          const redirect = new URL(must(new URL(url).searchParams.get('redirect_uri'), 'a redirect_uri'));
+          assert.equal(redirect.port, earlier.port, 'the registered port is reused');
+          const stale = await fetch(earlier);
+          assert.equal(stale.status, 400);
+          assert.match(await stale.text(), /not for the login in progress/);
+          await next.openUrl(url);
+        },
+      },
+      store,
+    );
     await second.login();
     assert.equal(as.events.registrations, 1);
     assert.equal(as.events.authorizationRequests.length, 2);
@@ -555,14 +587,40 @@ describe('OAuth against oidc-provider: client identity and callback checks', () 
     assert.equal(as.events.tokenRequests, 0);
   });
 
-  test('state: a callback with another state is refused before any token request', async () => {
+  test('state: a callback with another state, or none, is dropped before any token request; the login waits on for its own', async () => {
     const { as, mcp } = await servers();
-    const user = browserUser((redirect) => redirect.searchParams.set('state', 'forged-state-value'));
-    const error = await failure(authorizer(mcp, undefined, user).login());
-    assert.equal(error.kind, 'auth_required');
-    assert.match(error.message, /state/);
-    assert.equal(as.events.tokenRequests, 0);
-    await user.settled();
-    assert.deepEqual(user.callbackStatus, [400]);
+    const user = browserUser();
+    const answers: number[] = [];
+    let ended = false;
+    const opener: Opener = {
+      ...user,
+      // Before the user approves, callbacks that are not this login's reach its callback server (a page or
+      // a local process sending them, or a tab of another login); then the browser brings the real one.
+      openUrl: async (url) => {
+        const callback = new URL(must(new URL(url).searchParams.get('redirect_uri'), 'a redirect_uri'));
+        const forged = [
+          { code: 'forged-code', state: 'forged-state-value', iss: as.issuer },
+          { code: 'forged-code', iss: as.issuer },
+          { error: 'access_denied', state: 'forged-state-value', iss: as.issuer },
+        ];
+        for (const params of forged) {
+          const answer = await fetch(`${callback.href}?${new URLSearchParams(params)}`);
+          await answer.arrayBuffer();
+          answers.push(answer.status);
+        }
+        assert.equal(ended, false, 'a forged callback ended the login');
+        await user.openUrl(url);
+      },
+    };
+    const login = authorizer(mcp, undefined, opener).login();
+    login.then(
+      () => (ended = true),
+      () => (ended = true),
+    );
+    assert.equal((await login).issuer, as.issuer);
+    assert.deepEqual(answers, [400, 400, 400]);
+    assert.equal(as.events.authorizationRequests.length, 1);
+    assert.equal(as.events.codeExchanges, 1, 'only the genuine code was exchanged');
+    assert.equal(as.events.tokenRequests, 1);
   });
 });

@@ -14,6 +14,7 @@ import * as tools from '../../src/agents/index.js';
 import * as api from '../../src/index.js';
 import * as servers from '../../src/servers/index.js';
 import { PACKAGE_VERSION } from '../../src/version.js';
+import { npmEnv } from '../helpers/npm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -106,10 +107,11 @@ test('the packed tarball installs without dev dependencies and its entry and bin
 }, () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'autos-mcp-pack-'));
   try {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
     const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
       cwd: ROOT,
       encoding: 'utf8',
+      env: npmEnv(),
     })
       .trim()
       .split('\n')
@@ -124,6 +126,7 @@ test('the packed tarball installs without dev dependencies and its entry and bin
       {
         cwd: dir,
         stdio: 'ignore',
+        env: npmEnv(),
       },
     );
     const script = `

@@ -6,6 +6,7 @@
  * be fetched or started is an error, never a skip. Used by test/runtimes/suite.ts and bench/groups/runtimes.ts.
  */
 import { execFileSync } from 'node:child_process';
+import { npmEnv } from '../helpers/npm.js';
 
 export type RuntimeName = 'node' | 'bun' | 'deno';
 
@@ -39,6 +40,7 @@ export function resolveRuntime(name: RuntimeName): Runtime {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 300_000,
+      env: npmEnv(),
     });
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? '').slice(-600);

@@ -29,6 +29,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type RunningServer, startDemoHttp } from '../client/http-servers.js';
 import { keyringSessionTools } from '../helpers/keyring-session.js';
+import { npmEnv } from '../helpers/npm.js';
 import { PINNED, type Runtime, type RuntimeName, resolveRuntime } from './binaries.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -97,11 +98,16 @@ function install(): void {
   for (const dir of ['src', 'docs']) cpSync(path.join(ROOT, dir), path.join(build, dir), { recursive: true });
   copyFileSync(path.join(ROOT, 'scripts/bundle.mjs'), path.join(build, 'scripts/bundle.mjs'));
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(build, 'node_modules'), 'dir');
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: build, stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync('npm', ['run', 'build', '--silent'], {
+    cwd: build,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: npmEnv(),
+  });
   mkdirSync(CONSUMER, { recursive: true });
   const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', CONSUMER], {
     cwd: build,
     encoding: 'utf8',
+    env: npmEnv(),
   })
     .trim()
     .split('\n')
@@ -114,7 +120,7 @@ function install(): void {
   execFileSync(
     'npm',
     ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`],
-    { cwd: CONSUMER, stdio: ['ignore', 'ignore', 'pipe'] },
+    { cwd: CONSUMER, stdio: ['ignore', 'ignore', 'pipe'], env: npmEnv() },
   );
   assert.ok(existsSync(BIN), 'the bin is installed');
   copyFileSync(path.join(ROOT, 'test/runtimes/scenario.mjs'), path.join(CONSUMER, 'scenario.mjs'));
@@ -123,10 +129,12 @@ function install(): void {
 /**
  * The environment of every run: nothing inherited but PATH (this Node's directory first, so `node` and
  * `npx` are the ones under test; the consumer's .bin next) and a private HOME and config dir; no proxy
- * variables; the session bus pointed at nothing, so only the keyring run reaches a Secret Service.
+ * variables; the session bus pointed at nothing, so only the keyring run reaches a Secret Service. npm's
+ * notices are off: with no CI variable and a fresh HOME, `npx` would print "New minor version of npm
+ * available" to the stderr the CLI test reads (test/helpers/npm.ts).
  */
 function baseEnv(home: string): NodeJS.ProcessEnv {
-  return {
+  return npmEnv({
     PATH: [
       path.dirname(process.execPath),
       path.join(CONSUMER, 'node_modules/.bin'),
@@ -140,7 +148,7 @@ function baseEnv(home: string): NodeJS.ProcessEnv {
     DENO_DIR: process.env['DENO_DIR'] ?? path.join(process.env['HOME'] ?? home, '.cache/deno'),
     DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/autos-mcp-runtime-suite',
     NO_COLOR: '1',
-  };
+  });
 }
 
 /** The launcher a user of each runtime types for an installed package's bin. */

@@ -48,11 +48,11 @@ export async function browserLogin(login: BrowserLogin) {
       'auth_required',
       `the authorization server ${as.issuer} has no usable https authorization_endpoint`,
     );
-  const loopback = await listen(as, login.config, login.store, options);
+  const state = oauth.generateRandomState();
+  const loopback = await listen(as, login.config, login.store, options, state);
   try {
     const client = await login.client(loopback.redirectUri);
     const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
     const query = authorize.searchParams;
     query.set('response_type', 'code');
     query.set('client_id', client.clientId);
@@ -99,6 +99,7 @@ async function listen(
   config: CheckedConfig,
   store: CredentialStore,
   options: LoginOptions,
+  state: string,
 ) {
   const stored = readClient(await store.get(keys.client(as.issuer)));
   const registeredPort =
@@ -108,6 +109,7 @@ async function listen(
     startLoopback({
       host: config.redirectHost,
       port: p,
+      state,
       timeoutMs: options.timeoutMs ?? LOGIN_TIMEOUT_MS,
       signal: options.signal,
     });
