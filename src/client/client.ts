@@ -7,7 +7,7 @@ import type { NormalizedCommon } from '../config/index.js';
 import { debugLog } from '../diagnostics/publish.js';
 import { McpError, RpcError } from '../errors/index.js';
 import { HEADER_MISMATCH } from '../protocol/jsonrpc.js';
-import { META_SERVER_INFO } from '../protocol/versions.js';
+import { META_SERVER_INFO, MODERN_VERSION } from '../protocol/versions.js';
 import type { Connection, ProcessReport, TransportKind } from '../transport/connection.js';
 import type { CallOptions, CallToolOptions } from './call-options.js';
 import { checkCallResult } from './call-result.js';
@@ -18,6 +18,7 @@ import { runWithInput } from './mrtr.js';
 import { type Negotiated, revise } from './negotiated.js';
 import { notSent } from './not-sent.js';
 import type { ConnectOptions } from './options.js';
+import { modernPinRefused } from './pinned-revision.js';
 import { filterRefusal } from './tool-filter.js';
 import { applyToolPolicy, pinOf } from './tool-pins.js';
 import { checkTools, DEFAULT_MAX_PAGES, fetchAllPages } from './tools.js';
@@ -78,6 +79,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
   #discoverCache: { result: DiscoverResult; receivedAt: number } | undefined;
   /** The implicit `tools/list` in flight, shared by concurrent first calls. */
   #listing: Promise<ToolList> | undefined;
+  #modernAnswered = false; // a 2026 request was answered: the server speaks 2026-07-28 (`#pinned`)
 
   private constructor(parts: ClientParts) {
     this.#engine = parts.engine;
@@ -297,7 +299,9 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     const cached = this.#discoverCache;
     if (cached && Date.now() < cached.receivedAt + Math.max(0, cached.result.ttlMs ?? 0))
       return cached.result;
-    const { discover, stance } = await discoverModern(this.#wire, session, this.#config.target, options);
+    const { discover, stance } = await this.#pinned('server/discover', () =>
+      discoverModern(this.#wire, session, this.#config.target, options),
+    );
     this.#discoverCache = { result: discover, receivedAt: Date.now() };
     this.#session = revise(this.#session, {
       version: stance.version ?? session.version,
@@ -320,6 +324,18 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  /** A 2026 request; until a pinned server answered one, a 2025 server's refusal says so (`modernPinRefused`). */
+  async #pinned<T>(method: string, send: () => Promise<T>): Promise<T> {
+    if (this.#modernAnswered || this.#config.protocolVersion !== MODERN_VERSION) return send();
+    try {
+      const value = await send();
+      this.#modernAnswered = true;
+      return value;
+    } catch (error) {
+      throw modernPinRefused(error, this.#config.target, method) ?? error;
+    }
   }
 
   /** 2026 over a transport with per-message headers: the `x-mcp-header` rules apply (S26/server/tools). */
@@ -351,8 +367,8 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
   ): Promise<Record<string, unknown>> {
     const session = this.#session;
     if (session.era === 'legacy') return this.#wire.request(session, method, params, options);
-    const { value, stance } = await withVersionRetry(session, this.#config.target, (s) =>
-      this.#wire.request(s, method, params, options),
+    const { value, stance } = await this.#pinned(method, () =>
+      withVersionRetry(session, this.#config.target, (s) => this.#wire.request(s, method, params, options)),
     );
     const info = (value['_meta'] as Record<string, unknown> | undefined)?.[META_SERVER_INFO];
     const changedInfo = isImplementation(info) && !sameImplementation(info, this.#session.serverInfo);
