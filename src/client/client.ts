@@ -9,6 +9,7 @@ import { McpError, RpcError } from '../errors/index.js';
 import { HEADER_MISMATCH } from '../protocol/jsonrpc.js';
 import { META_SERVER_INFO, MODERN_VERSION } from '../protocol/versions.js';
 import type { Connection, ProcessReport, TransportKind } from '../transport/connection.js';
+import { abortable } from './abortable.js';
 import type { CallOptions, CallToolOptions } from './call-options.js';
 import { checkCallResult } from './call-result.js';
 import type { ToolCatalog } from './catalog.js';
@@ -23,6 +24,7 @@ import { filterRefusal } from './tool-filter.js';
 import { applyToolPolicy, pinOf } from './tool-pins.js';
 import { checkTools, DEFAULT_MAX_PAGES, fetchAllPages } from './tools.js';
 import type { DiscoverResult, Implementation, Tool, ToolCallOutcome, ToolList } from './types.js';
+import { listOptions, unknownToolError, unlistedToolHint } from './unknown-tool.js';
 import {
   isImplementation,
   MRTR_METHODS,
@@ -245,7 +247,8 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     if (validate) {
       const tool = this.#catalog.tool(name);
       if (tool === undefined) {
-        const why = 'the server does not list it, so its arguments cannot be checked';
+        const names = this.#catalog.names();
+        const why = `the server does not list it, so its arguments cannot be checked${names === undefined ? '' : `; ${unlistedToolHint(name, names)}`}`;
         throw new McpError('invalid_tool', `tool ${name} on ${this.#config.target} was not called: ${why}`, {
           data: { tool: name },
         });
@@ -260,7 +263,17 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
       'tools/call',
       { name, arguments: args },
       toolHeaders ? { ...requestOptions, toolHeaders } : requestOptions,
-    );
+    ).catch(async (error: unknown) => {
+      // An unknown name (-32602) is said with the names the server has (a tools/list if none is current).
+      throw await unknownToolError(
+        error,
+        name,
+        this.#config.target,
+        async () =>
+          this.#catalog.names() ??
+          (await this.listToolsDetailed(listOptions(options))).tools.map((t) => t.name),
+      );
+    });
     // The check that makes `Outcome` true: a 2025 session never hands back `input_required`.
     return checkCallResult(raw, this.#session.era, `tools/call ${name} on ${this.#config.target}`) as Outcome;
   }
@@ -380,17 +393,6 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     }
     return value;
   }
-}
-
-/** Waits for `promise`, or rejects at once with `cancelled` when `signal` aborts (the promise goes on). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(new McpError('cancelled', 'cancelled by the caller'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new McpError('cancelled', 'cancelled by the caller'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 function sameImplementation(a: Implementation, b: Implementation | undefined): boolean {

@@ -112,10 +112,18 @@ export class RpcError extends McpError {
    */
   readonly rpcMessage: string;
 
-  constructor(operation: string, target: string, code: number, rpcMessage: string, data: unknown) {
+  /** `hint`, when given, is this client's own note, after the server's words (`…: Tool x not found; <hint>`). */
+  constructor(
+    operation: string,
+    target: string,
+    code: number,
+    rpcMessage: string,
+    data: unknown,
+    hint?: string,
+  ) {
     super(
       'rpc',
-      `${operation} on ${target}: server returned JSON-RPC error ${code}: ${redact(rpcMessage, RPC_MESSAGE_QUOTED + 1)}`,
+      `${operation} on ${target}: server returned JSON-RPC error ${code}: ${redact(rpcMessage, RPC_MESSAGE_QUOTED + 1)}${hint === undefined ? '' : `; ${hint}`}`,
       {
         delivery: 'delivered',
         code,
