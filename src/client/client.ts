@@ -28,6 +28,7 @@ import { listOptions, unknownToolError, unlistedToolHint } from './unknown-tool.
 import {
   isImplementation,
   MRTR_METHODS,
+  sameImplementation,
   type Wire,
   type WireRequestOptions,
   withVersionRetry,
@@ -347,7 +348,9 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
       this.#modernAnswered = true;
       return value;
     } catch (error) {
-      throw modernPinRefused(error, this.#config.target, method) ?? error;
+      throw (
+        modernPinRefused(error, this.#config.target, method, this.#closeController.signal.aborted) ?? error
+      );
     }
   }
 
@@ -393,8 +396,4 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     }
     return value;
   }
-}
-
-function sameImplementation(a: Implementation, b: Implementation | undefined): boolean {
-  return b !== undefined && a.name === b.name && a.version === b.version && a.title === b.title;
 }

@@ -5,9 +5,16 @@
  * server answers every request it refuses with a JSON-RPC error for that request
  * (S26/basic/transports/streamable-http); a 400 without one is how a 2025 server answers a request that did
  * not follow `initialize`, or carries an `MCP-Protocol-Version` it does not support (S25/basic/transports).
+ * A pinned 2026 stdio server that exits at its first request gets the same advice on its `closed` error.
  * Each names the setting that works: `auto`, or the other revision.
  */
-import { isMcpError, RpcError, UnsupportedProtocolVersionError } from '../errors/index.js';
+import {
+  isMcpError,
+  McpError,
+  type McpErrorOptions,
+  RpcError,
+  UnsupportedProtocolVersionError,
+} from '../errors/index.js';
 import { METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION } from '../protocol/jsonrpc.js';
 import { LEGACY_VERSION, MODERN_SUPPORTED, MODERN_VERSION } from '../protocol/versions.js';
 
@@ -53,14 +60,27 @@ export function legacyPinRefused(
 /**
  * For a pinned 2026-07-28 request (`method`) that failed with `error` before the server had answered any:
  * the `unsupported_version` error when the answer was an HTTP 400 without a JSON-RPC error for the request,
- * as a 2025 server answers; else undefined.
+ * as a 2025 server answers; the same `closed` error with the advice when the server exited instead (not
+ * closed by the caller, `closedByCaller`), as servers built on some 2025 SDKs (Rust's rmcp) do at any
+ * request before `initialize`; else undefined.
  */
 export function modernPinRefused(
   error: unknown,
   target: string,
   method: string,
-): UnsupportedProtocolVersionError | undefined {
-  if (!isMcpError(error) || error.kind !== 'transport' || error.status !== 400) return undefined;
+  closedByCaller = false,
+): McpError | undefined {
+  if (!isMcpError(error)) return undefined;
+  if (error.kind === 'closed' && !closedByCaller) {
+    const options: McpErrorOptions = { delivery: error.delivery, cause: error };
+    if (error.stderrTail !== undefined) options.stderrTail = error.stderrTail;
+    return new McpError(
+      'closed',
+      `${error.message}. A server of 2025 may end at a request that does not follow initialize: ${advice(MODERN_VERSION, LEGACY_VERSION)}`,
+      options,
+    );
+  }
+  if (error.kind !== 'transport' || error.status !== 400) return undefined;
   // What the server said, as the transport quoted it after the status (`…: HTTP 400: <said>`).
   const at = error.message.indexOf('HTTP 400: ');
   const said = at < 0 ? '' : ` (${error.message.slice(at + 'HTTP 400: '.length)})`;

@@ -105,6 +105,40 @@ describe('pinned to 2026-07-28, a 2025-only server over Streamable HTTP', () => 
   });
 });
 
+describe('pinned to 2026-07-28, a 2025 stdio server that exits at a request before initialize', () => {
+  // As servers built on Rust's rmcp do: anything but initialize first ends the process.
+  const script = `require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+    const m = JSON.parse(line);
+    if (m.method !== 'initialize') { process.stderr.write('expected initialize request\\n'); process.exit(1); }
+    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25',
+      capabilities: { tools: {} }, serverInfo: { name: 'strict', version: '1' } } }) + '\\n');
+    process.stdin.once('data', () => {});
+  });`;
+  const strict = { command: process.execPath, args: ['-e', script] };
+
+  test('the closed error keeps its exit and stderr, and adds the advice', async () => {
+    const error = await failure({ ...strict, protocolVersion: '2026-07-28' });
+    assert.equal(error.kind, 'closed', error.message);
+    assert.match(
+      error.message,
+      /exited .*with code 1\. A server of 2025 may end at a request that does not follow initialize/,
+    );
+    assert.ok(
+      error.message.endsWith(
+        "The client is pinned to 2026-07-28: use protocol version 'auto' or '2025-11-25' (protocolVersion in the config, --protocol on the command line)",
+      ),
+      error.message,
+    );
+    assert.match(error.stderrTail ?? '', /expected initialize request/);
+  });
+
+  test('pinned to 2025-11-25, as advised, it works', async () => {
+    await withClient({ ...strict, protocolVersion: '2025-11-25' }, async (client) => {
+      assert.equal(client.protocolVersion, '2025-11-25');
+    });
+  });
+});
+
 describe('pinned to 2025-11-25, a server that speaks 2026-07-28 only', () => {
   let modernV2: RunningServer;
   before(async () => {
