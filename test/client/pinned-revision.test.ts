@@ -173,6 +173,24 @@ describe('pinned to 2025-11-25, a server that speaks 2026-07-28 only', () => {
     assert.match(error.message, /answered initialize with JSON-RPC error -32601/);
   });
 
+  test('a -32022 with a hostile version list: at most 8 versions of 40 characters each are kept', async () => {
+    const script = `require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+      const m = JSON.parse(line);
+      const supported = Array.from({ length: 5000 }, (_, i) => String(i).padStart(1000, 'v'));
+      if (m.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32022, message: 'no', data: { supported } } }) + '\\n');
+    });`;
+    const error = await failure({ command: process.execPath, args: ['-e', script] });
+    assert.ok(error instanceof UnsupportedProtocolVersionError);
+    assert.equal(error.supported.length, 8);
+    assert.ok(error.supported.every((v) => v.length === 40));
+    assert.ok(error.message.length < 1000, `${error.message.length} characters`);
+    assert.doesNotMatch(
+      error.message,
+      /use protocol version/,
+      'no advice: none of them is a revision this client speaks',
+    );
+  });
+
   test('auto keeps working against it, with no advice needed', async () => {
     await withClient({ url: modernV2.url, protocolVersion: 'auto' }, async (client) => {
       assert.equal(client.protocolVersion, '2026-07-28');

@@ -90,6 +90,31 @@ describe('an unknown tool, the server refusing it with -32602', () => {
     });
   });
 
+  test('server names are bounded: 20 names of 128 characters (the longest kept) are cut to 120', async () => {
+    const long = (i: number) => `t${i}_`.padEnd(128, 'very_long_name_');
+    const script = `const tools = Array.from({ length: 20 }, (_, i) => ({ name: ('t' + i + '_').padEnd(128, 'very_long_name_'), inputSchema: { type: 'object' } }));
+require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined) return;
+  const send = (x) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, ...x }) + '\\n');
+  if (m.method === 'initialize') return send({ result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'n', version: '1' } } });
+  if (m.method === 'tools/list') return send({ result: { tools } });
+  send({ error: { code: -32602, message: 'Unknown tool' } });
+});`;
+    await withClient({ command: process.execPath, args: ['-e', script] }, async (client) => {
+      const error = await rejection(client.callTool('nope', {}));
+      assert.ok(!error.message.includes(long(0)));
+      assert.ok(error.message.length < 20 * 122 + 200, `${error.message.length} characters`);
+      // Each name is cut to 120 characters (the redactor may then mask such a long run as a token).
+      const names = error.message.slice(error.message.indexOf('its tools: ') + 11).split(', ');
+      assert.equal(names.length, 20);
+      assert.ok(
+        names.every((n) => n.length <= 120 && n.endsWith('…')),
+        names[0],
+      );
+    });
+  });
+
   test('a server that lists no tools says so', async () => {
     await withClient(counted(0), async (client) => {
       const error = await rejection(client.callTool('anything', {}));
