@@ -61,6 +61,8 @@ export interface ParsedArgs {
   trustProject: boolean;
   /** `types --out file.ts`: where the generated module is written (default stdout). */
   out: string | undefined;
+  /** The configured server the target named (`NAME`, or `NAME` of `call NAME.TOOL`), once it is resolved. */
+  configuredName?: string;
 }
 
 /** A secret `settings set` reads (its value never comes from argv). */

@@ -54,7 +54,7 @@ function own(node: Record<string, unknown> | undefined, key: string): unknown {
 }
 
 /** A local JSON pointer (`#/$defs/Name`) in the root schema; anything else is not followed. */
-function pointer(root: unknown, ref: string): unknown {
+export function pointer(root: unknown, ref: string): unknown {
   if (ref === '#') return root;
   if (!ref.startsWith('#/')) return undefined;
   let node: unknown = root;

@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isMcpError, McpError, type ServerConfig } from '../client/index.js';
+import type { AuthChallenge } from '../errors/index.js';
 import type {
   CredentialStore,
   LoginPrompt,
@@ -167,11 +168,29 @@ export function loginHintTarget(parsed: ParsedArgs): string | undefined {
   return targetUrl(parsed);
 }
 
-/** One line, `run: autos-mcp login <url>`, after an `auth_required` or `forbidden` failure; else ''. */
+/**
+ * After a refusal, `run: autos-mcp login <url>` when it is OAuth's: a stored login that failed (no status),
+ * a Bearer/DPoP challenge on a 401 (S25/basic/authorization), or on a 403 naming its resource metadata or
+ * asking for more scope. A 401 without one: a line on passing a token. Else '' (the message says why).
+ */
 export function loginHint(error: unknown, url: string | undefined): string {
   if (url === undefined || !isMcpError(error)) return '';
   if (error.kind !== 'auth_required' && error.kind !== 'forbidden') return '';
-  return `run: autos-mcp login ${shellWord(shownUrl(url))}\n`;
+  if (isOAuthRefusal(error)) return `run: autos-mcp login ${shellWord(shownUrl(url))}\n`;
+  if (error.status === 401)
+    return "the server asks for no OAuth login: if it takes a token, pass it with --header 'Authorization: …' or AUTOS_MCP_TOKEN\n";
+  return '';
+}
+
+function isOAuthRefusal(error: { status?: number; challenge?: AuthChallenge }): boolean {
+  if (error.status === undefined) return true;
+  const challenge = error.challenge;
+  if (challenge === undefined || !/^(bearer|dpop)$/i.test(challenge.scheme)) return false;
+  return (
+    error.status === 401 ||
+    challenge.resourceMetadata !== undefined ||
+    challenge.error === 'insufficient_scope'
+  );
 }
 
 /** The one URL positional of `login` / `logout`. */

@@ -6,6 +6,7 @@
 
 import { type Client, isMcpError, McpError, type Tool, type ToolCallOutcome } from '../client/index.js';
 import type { PreparedResult } from '../content/index.js';
+import { closestNames, FEW_TOOLS } from '../internal/tool-names.js';
 import { type ParsedArgs, UsageError } from './args.js';
 import { readArgumentSources } from './argument-sources.js';
 import { ArgumentError, argumentSources, parseArgumentWords } from './argument-words.js';
@@ -17,23 +18,26 @@ import type { CliIo } from './main.js';
 import { progressBar } from './progress.js';
 import type { SecretInput } from './settings/stdin.js';
 import { coerceArguments } from './tool-arguments.js';
-import {
-  closestNames,
-  formatParameters,
-  formatToolHelp,
-  terminalSafe,
-  unknownToolMessage,
-} from './tool-help.js';
+import { formatParameters, formatToolHelp, terminalSafe, unknownToolMessage } from './tool-help.js';
 
 /** An unknown tool name, found in the server's list before anything was called. */
 export class UnknownToolError extends UsageError {
   readonly tool: string;
+  /** The closest names the server lists. */
   readonly suggestions: string[];
-  constructor(tool: string, suggestions: string[], count: number) {
-    super(unknownToolMessage(tool, suggestions, count));
+  /** Every name the server lists, when there are few (up to 20). */
+  readonly tools: string[] | undefined;
+  constructor(tool: string, names: readonly string[], listWith: string) {
+    super(unknownToolMessage(tool, names, listWith));
     this.tool = tool;
-    this.suggestions = suggestions;
+    this.suggestions = closestNames(tool, names);
+    this.tools = names.length <= FEW_TOOLS ? [...names] : undefined;
   }
+}
+
+/** How the target is named in a hint: the configured server's name, or `<target>`. */
+function targetWord(parsed: ParsedArgs): string {
+  return parsed.configuredName === undefined ? '<target>' : terminalSafe(parsed.configuredName.slice(0, 100));
 }
 
 /**
@@ -41,7 +45,7 @@ export class UnknownToolError extends UsageError {
  * client left out (malformed) is returned as undefined: `callTool` then refuses it with the reason. A
  * server that cannot list its tools (a JSON-RPC error) is not checked.
  */
-async function checkToolName(client: Client, name: string): Promise<Tool | undefined> {
+async function checkToolName(client: Client, name: string, listWith: string): Promise<Tool | undefined> {
   let list: Awaited<ReturnType<Client['listToolsDetailed']>>;
   try {
     list = await client.listToolsDetailed();
@@ -52,7 +56,7 @@ async function checkToolName(client: Client, name: string): Promise<Tool | undef
   const tool = list.tools.find((t) => t.name === name);
   if (tool !== undefined || list.excluded.some((t) => t.name === name)) return tool;
   const names = list.tools.map((t) => t.name);
-  throw new UnknownToolError(name, closestNames(name, names), names.length);
+  throw new UnknownToolError(name, names, listWith);
 }
 
 /** `call <tool> --help <target>`: connects, lists, prints that tool's parameters; calls nothing. */
@@ -61,7 +65,7 @@ export async function toolHelpCommand(parsed: ParsedArgs, io: CliIo): Promise<nu
   const [name] = parsed.positionals;
   if (name === undefined) throw new UsageError('call --help needs a tool name');
   return withServer(target, io, async (client) => {
-    const tool = await checkToolName(client, name);
+    const tool = await checkToolName(client, name, targetWord(parsed));
     if (tool === undefined) {
       const excluded = (await client.listToolsDetailed({ cache: true })).excluded.find(
         (t) => t.name === name,
@@ -73,7 +77,8 @@ export async function toolHelpCommand(parsed: ParsedArgs, io: CliIo): Promise<nu
           : `tool ${name} is left out: ${excluded.reason}`,
       );
     }
-    io.stdout.write(parsed.json ? `${JSON.stringify(tool)}\n` : formatToolHelp(tool));
+    const callAs = parsed.configuredName === undefined ? undefined : `${parsed.configuredName}.${tool.name}`;
+    io.stdout.write(parsed.json ? `${JSON.stringify(tool)}\n` : formatToolHelp(tool, callAs));
     return EXIT.ok;
   });
 }
@@ -97,7 +102,7 @@ export async function callCommand(parsed: ParsedArgs, io: CliIo): Promise<number
     return usageError(io, parsed.json, unread.join('; '), undefined, { problems: unread });
   // The result is printed the moment it arrives; the server is closed after (a slow exit delays nothing).
   return withServer(target, io, async (client) => {
-    const listed = await checkToolName(client, tool);
+    const listed = await checkToolName(client, tool, targetWord(parsed));
     // Coerced by the listed inputSchema; before anything is sent, a mismatch is a usage error that lists
     // the tool's parameters. A tool the server did not list: values stay strings (key:=json for others).
     const args = coerceArguments(

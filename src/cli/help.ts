@@ -70,7 +70,8 @@ Calls one tool. Arguments, coerced by the tool's inputSchema (a string stays a s
   '{"k":"v"}'      a JSON object of arguments; - reads it from stdin
 An unknown key, a missing required one or a value of the wrong type is exit code 2 before anything
 is sent, with the tool's parameters. Progress is shown on stderr. The tool name is checked against
-the server's list first: an unknown name is exit code 2, with the closest names.
+the server's list first: an unknown name is exit code 2, with the server's tool names (up to 20;
+else the closest).
 A URL target comes first or last: autos-mcp call https://host/mcp echo text=hi
 ${TARGET_HELP}
 Images, audio and embedded blobs are written to files (a fresh private directory under the temp

@@ -141,6 +141,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       return usageError(io, json, error.message, undefined, {
         tool: error.tool,
         suggestions: error.suggestions,
+        ...(error.tools === undefined ? {} : { tools: error.tools }),
       });
     if (error instanceof UsageError) return usageError(io, json, error.message, HELP[command]);
     if (json)

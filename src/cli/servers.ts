@@ -67,6 +67,8 @@ export async function configuredTarget(
   }
   if (call) parsed.positionals[0] = candidate.slice(name.length + 1);
   else parsed.positionals.shift();
+  // Hints echo the form typed (`autos-mcp call NAME.TOOL`, `autos-mcp tools NAME`).
+  parsed.configuredName = name;
   if (call && parsed.positionals[0] === '')
     throw new UsageError(`give the tool after the dot: autos-mcp call ${safe(name)}.TOOL`);
   const { resolveServer } = await import('../servers/index.js');

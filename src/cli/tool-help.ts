@@ -1,11 +1,13 @@
 /**
  * What `tools` and `call <tool> --help` print about a tool's parameters (type, required or not, default,
- * description, from its `inputSchema`), and the closest tool names to suggest for an unknown one. Every
+ * description, from its `inputSchema`), and the message for an unknown tool name. Every
  * string here comes from the server and is printed through the CLI's terminal-safe text filter.
  */
 import type { Tool } from '../client/index.js';
 // The CLI's one terminal-safe text filter; the commands' own messages use it through `terminalSafe` below.
 import { terminalText } from '../internal/terminal-text.js';
+import { unknownToolHint } from '../internal/tool-names.js';
+import { pointer } from './argument-schema.js';
 
 function safeText(text: string): string {
   return terminalText(text);
@@ -45,9 +47,25 @@ function oneLine(text: string, max: number): string {
   );
 }
 
-/** A JSON Schema's type as a short word: `string`, `integer`, `array of string`, `"a" | "b"`, `string | null`… */
-function schemaType(schema: unknown, depth = 0): string {
-  const s = record(schema);
+/** Most fields shown of an object, and most `$ref` hops followed to find a schema. */
+const MAX_FIELDS = 8;
+const MAX_REF_HOPS = 8;
+
+/** The schema node, with a local `$ref` (`#/$defs/Item`) followed inside `root`, never fetched. */
+function resolved(schema: unknown, root: unknown): Record<string, unknown> | undefined {
+  let s = record(schema);
+  for (let hop = 0; hop < MAX_REF_HOPS && s !== undefined && typeof s['$ref'] === 'string'; hop++)
+    s = record(pointer(root, s['$ref']));
+  return s;
+}
+
+/**
+ * A JSON Schema's type as a short word: `string`, `integer`, `array of string`, `"a" | "b"`, `string | null`,
+ * and with `fields`, one level of an object's fields: `array of object {path: string, mode?: "a" | "b"}`
+ * (`?`: optional; at most 8, then `…`; their own objects are shown as `object`).
+ */
+function schemaType(schema: unknown, root: unknown, depth = 0, fields = true): string {
+  const s = resolved(schema, root);
   if (s === undefined || depth > 3) return 'any';
   if (Array.isArray(s['enum']) && s['enum'].length > 0) {
     const values = s['enum'].slice(0, 8).map((v) => oneLine(JSON.stringify(v) ?? 'null', 40));
@@ -56,7 +74,9 @@ function schemaType(schema: unknown, depth = 0): string {
   if (s['const'] !== undefined) return oneLine(JSON.stringify(s['const']) ?? 'null', 40);
   const type = s['type'];
   if (typeof type === 'string') {
-    if (type === 'array' && s['items'] !== undefined) return `array of ${schemaType(s['items'], depth + 1)}`;
+    if (type === 'array' && s['items'] !== undefined)
+      return `array of ${schemaType(s['items'], root, depth + 1, fields)}`;
+    if (type === 'object') return `object${fields ? fieldList(s, root, depth) : ''}`;
     return oneLine(type, 40);
   }
   if (Array.isArray(type) && type.length > 0)
@@ -67,10 +87,25 @@ function schemaType(schema: unknown, depth = 0): string {
   for (const key of ['anyOf', 'oneOf'] as const) {
     const options = s[key];
     if (Array.isArray(options) && options.length > 0)
-      return [...new Set(options.slice(0, 6).map((o) => schemaType(o, depth + 1)))].join(' | ');
+      return [...new Set(options.slice(0, 6).map((o) => schemaType(o, root, depth + 1, fields)))].join(' | ');
   }
-  if (record(s['properties']) !== undefined) return 'object';
+  if (record(s['properties']) !== undefined) return `object${fields ? fieldList(s, root, depth) : ''}`;
   return 'any';
+}
+
+/** ` {a: string, b?: integer, …}` for an object schema's properties, or '' when it declares none. */
+function fieldList(s: Record<string, unknown>, root: unknown, depth: number): string {
+  const properties = record(s['properties']);
+  const names = properties === undefined ? [] : Object.keys(properties);
+  if (properties === undefined || names.length === 0) return '';
+  const required = new Set(Array.isArray(s['required']) ? s['required'] : []);
+  const shown = names
+    .slice(0, MAX_FIELDS)
+    .map(
+      (name) =>
+        `${oneLine(name, 40)}${required.has(name) ? '' : '?'}: ${schemaType(properties[name], root, depth + 1, false)}`,
+    );
+  return ` {${shown.join(', ')}${names.length > MAX_FIELDS ? ', …' : ''}}`;
 }
 
 /** The parameters of a tool as its `inputSchema` declares them (properties in their order), bounded. */
@@ -85,7 +120,7 @@ function toolParams(tool: Tool): { params: ParamInfo[]; more: number } {
     const prop = record(properties[name]) ?? {};
     const info: ParamInfo = {
       name: oneLine(name, MAX_NAME),
-      type: schemaType(prop),
+      type: schemaType(prop, tool.inputSchema),
       required: required.has(name),
     };
     if (prop['default'] !== undefined)
@@ -157,8 +192,11 @@ export function formatToolList(
   return `${lines.join('\n')}\n`;
 }
 
-/** `call <tool> --help`: one tool, its whole description and every parameter with its description. */
-export function formatToolHelp(tool: Tool): string {
+/**
+ * `call <tool> --help`: one tool, its whole description and every parameter with its description. The
+ * call line ends with `<target>`, or with `callAs` (`NAME.TOOL`, a configured server) it is that form.
+ */
+export function formatToolHelp(tool: Tool, callAs?: string): string {
   const name = oneLine(tool.name, MAX_NAME);
   const lines = [`Tool ${name}`];
   const description = tool.description ? safeText(tool.description).trim() : '';
@@ -175,7 +213,12 @@ export function formatToolHelp(tool: Tool): string {
   const example = Object.fromEntries(
     list.filter((p) => p.required).map((p) => [p.name, exampleValue(p.type)]),
   );
-  lines.push('', `Call it: autos-mcp call ${shellWord(name)} ${shellWord(JSON.stringify(example))} <target>`);
+  const args = shellWord(JSON.stringify(example));
+  const call =
+    callAs === undefined
+      ? `${shellWord(name)} ${args} <target>`
+      : `${shellWord(oneLine(callAs, MAX_NAME * 2))} ${args}`;
+  lines.push('', `Call it: autos-mcp call ${call}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -184,7 +227,7 @@ function exampleValue(type: string): unknown {
   if (type === 'integer' || type === 'number') return 0;
   if (type === 'boolean') return false;
   if (type.startsWith('array')) return [];
-  if (type === 'object') return {};
+  if (type.startsWith('object')) return {};
   return null;
 }
 
@@ -192,55 +235,15 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
-/** Longest input compared (longer names are compared by their start), and most tool names looked at. */
-const MAX_COMPARED = 64;
-const MAX_CANDIDATES = 10_000;
-
-/** Levenshtein distance of two strings cut to `MAX_COMPARED` characters (bounded work: 64 × 64). */
-function editDistance(a: string, b: string): number {
-  const x = a.slice(0, MAX_COMPARED);
-  const y = b.slice(0, MAX_COMPARED);
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= y.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (x[i - 1] === y[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[y.length] ?? 0;
-}
-
 /**
- * Up to `limit` tool names close to `wanted`: by edit distance (case-insensitive, within about a third
- * of the name's length), or containing it (or contained in it), closest first.
+ * The message of an unknown tool: `unknown tool "ech": the server has no tool of that name (nothing was
+ * called); did you mean: echo? (its tools: echo, fail)`. With more than 20 tools, the closest and the
+ * command that lists them: `autos-mcp tools <listWith>`.
  */
-export function closestNames(wanted: string, names: readonly string[], limit = 3): string[] {
-  const w = wanted.toLowerCase().slice(0, MAX_COMPARED);
-  const threshold = Math.max(2, Math.floor(w.length / 3));
-  const scored: Array<{ name: string; score: number }> = [];
-  for (const name of names.slice(0, MAX_CANDIDATES)) {
-    const n = name.toLowerCase().slice(0, MAX_COMPARED);
-    const distance = editDistance(w, n);
-    const contains = w.length >= 3 && (n.includes(w) || w.includes(n));
-    if (distance <= threshold || contains)
-      scored.push({ name, score: contains ? Math.min(distance, threshold) : distance });
-  }
-  scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
-  return scored.slice(0, limit).map((s) => s.name);
-}
-
-/** The message of an unknown tool: `unknown tool "ech" on this server; did you mean: echo?`. */
-export function unknownToolMessage(wanted: string, suggestions: readonly string[], count: number): string {
+export function unknownToolMessage(wanted: string, names: readonly string[], listWith = '<target>'): string {
   const shown = JSON.stringify(oneLine(wanted, MAX_NAME));
-  const hint =
-    suggestions.length > 0
-      ? `; did you mean: ${suggestions.map((s) => oneLine(s, MAX_NAME)).join(', ')}?`
-      : count === 0
-        ? '; the server lists no tools'
-        : '; autos-mcp tools <target> lists them';
-  return `unknown tool ${shown}: the server has no tool of that name (nothing was called)${hint}`;
+  const hint = unknownToolHint(wanted, names, `; autos-mcp tools ${listWith} lists them`);
+  return `unknown tool ${shown}: the server has no tool of that name (nothing was called); ${hint}`;
 }
 
 /** Server text safe for a terminal, for other CLI output that shows it (one place imports the filter). */

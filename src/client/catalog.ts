@@ -57,6 +57,11 @@ export class ToolCatalog {
     return this.#known?.has(name) === true || this.#excluded.has(name);
   }
 
+  /** The usable tool names of the last list while it is current (not invalidated), else undefined. */
+  names(): string[] | undefined {
+    return this.#cached === undefined ? undefined : this.#cached.list.tools.map((t) => t.name);
+  }
+
   /** The definition of `name` in the last list (its schema, for `validateArguments`), if it was usable. */
   tool(name: string): Tool | undefined {
     return this.#known?.get(name);

@@ -7,8 +7,9 @@ import type { NormalizedCommon } from '../config/index.js';
 import { debugLog } from '../diagnostics/publish.js';
 import { McpError, RpcError } from '../errors/index.js';
 import { HEADER_MISMATCH } from '../protocol/jsonrpc.js';
-import { META_SERVER_INFO } from '../protocol/versions.js';
+import { META_SERVER_INFO, MODERN_VERSION } from '../protocol/versions.js';
 import type { Connection, ProcessReport, TransportKind } from '../transport/connection.js';
+import { abortable } from './abortable.js';
 import type { CallOptions, CallToolOptions } from './call-options.js';
 import { checkCallResult } from './call-result.js';
 import type { ToolCatalog } from './catalog.js';
@@ -18,13 +19,16 @@ import { runWithInput } from './mrtr.js';
 import { type Negotiated, revise } from './negotiated.js';
 import { notSent } from './not-sent.js';
 import type { ConnectOptions } from './options.js';
+import { modernPinRefused } from './pinned-revision.js';
 import { filterRefusal } from './tool-filter.js';
 import { applyToolPolicy, pinOf } from './tool-pins.js';
 import { checkTools, DEFAULT_MAX_PAGES, fetchAllPages } from './tools.js';
 import type { DiscoverResult, Implementation, Tool, ToolCallOutcome, ToolList } from './types.js';
+import { listOptions, unknownToolError, unlistedToolHint } from './unknown-tool.js';
 import {
   isImplementation,
   MRTR_METHODS,
+  sameImplementation,
   type Wire,
   type WireRequestOptions,
   withVersionRetry,
@@ -87,6 +91,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
   #discoverCache: { result: DiscoverResult; receivedAt: number } | undefined;
   /** The implicit `tools/list` in flight, shared by concurrent first calls. */
   #listing: Promise<ToolList> | undefined;
+  #modernAnswered = false; // a 2026 request was answered: the server speaks 2026-07-28 (`#pinned`)
 
   private constructor(parts: ClientParts) {
     this.#engine = parts.engine;
@@ -253,7 +258,8 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     if (validate) {
       const tool = this.#catalog.tool(name);
       if (tool === undefined) {
-        const why = 'the server does not list it, so its arguments cannot be checked';
+        const names = this.#catalog.names();
+        const why = `the server does not list it, so its arguments cannot be checked${names === undefined ? '' : `; ${unlistedToolHint(name, names)}`}`;
         throw new McpError('invalid_tool', `tool ${name} on ${this.#config.target} was not called: ${why}`, {
           data: { tool: name },
         });
@@ -268,7 +274,17 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
       'tools/call',
       { name, arguments: args },
       toolHeaders ? { ...requestOptions, toolHeaders } : requestOptions,
-    );
+    ).catch(async (error: unknown) => {
+      // An unknown name (-32602) is said with the names the server has (a tools/list if none is current).
+      throw await unknownToolError(
+        error,
+        name,
+        this.#config.target,
+        async () =>
+          this.#catalog.names() ??
+          (await this.listToolsDetailed(listOptions(options))).tools.map((t) => t.name),
+      );
+    });
     // The check that makes `Outcome` true: a 2025 session never hands back `input_required`.
     return checkCallResult(raw, this.#session.era, `tools/call ${name} on ${this.#config.target}`) as Outcome;
   }
@@ -307,7 +323,9 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     const cached = this.#discoverCache;
     if (cached && Date.now() < cached.receivedAt + Math.max(0, cached.result.ttlMs ?? 0))
       return cached.result;
-    const { discover, stance } = await discoverModern(this.#wire, session, this.#config.target, options);
+    const { discover, stance } = await this.#pinned('server/discover', () =>
+      discoverModern(this.#wire, session, this.#config.target, options),
+    );
     this.#discoverCache = { result: discover, receivedAt: Date.now() };
     this.#session = revise(this.#session, {
       version: stance.version ?? session.version,
@@ -332,6 +350,20 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  /** A 2026 request; until a pinned server answered one, a 2025 server's refusal says so (`modernPinRefused`). */
+  async #pinned<T>(method: string, send: () => Promise<T>): Promise<T> {
+    if (this.#modernAnswered || this.#config.protocolVersion !== MODERN_VERSION) return send();
+    try {
+      const value = await send();
+      this.#modernAnswered = true;
+      return value;
+    } catch (error) {
+      throw (
+        modernPinRefused(error, this.#config.target, method, this.#closeController.signal.aborted) ?? error
+      );
+    }
   }
 
   /** 2026 over a transport with per-message headers: the `x-mcp-header` rules apply (S26/server/tools). */
@@ -363,8 +395,8 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
   ): Promise<Record<string, unknown>> {
     const session = this.#session;
     if (session.era === 'legacy') return this.#wire.request(session, method, params, options);
-    const { value, stance } = await withVersionRetry(session, this.#config.target, (s) =>
-      this.#wire.request(s, method, params, options),
+    const { value, stance } = await this.#pinned(method, () =>
+      withVersionRetry(session, this.#config.target, (s) => this.#wire.request(s, method, params, options)),
     );
     const info = (value['_meta'] as Record<string, unknown> | undefined)?.[META_SERVER_INFO];
     const changedInfo = isImplementation(info) && !sameImplementation(info, this.#session.serverInfo);
@@ -376,19 +408,4 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     }
     return value;
   }
-}
-
-/** Waits for `promise`, or rejects at once with `cancelled` when `signal` aborts (the promise goes on). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(new McpError('cancelled', 'cancelled by the caller'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new McpError('cancelled', 'cancelled by the caller'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-function sameImplementation(a: Implementation, b: Implementation | undefined): boolean {
-  return b !== undefined && a.name === b.name && a.version === b.version && a.title === b.title;
 }

@@ -23,6 +23,7 @@ import {
 import type { ConnectionTraits } from '../transport/connection.js';
 import type { CallOptions } from './call-options.js';
 import { type HandshakeFacts, type Negotiated, settle } from './negotiated.js';
+import { legacyPinRefused } from './pinned-revision.js';
 import type { DiscoverResult } from './types.js';
 import { isImplementation, type Stance, type Wire, withVersionRetry } from './wire.js';
 
@@ -105,12 +106,17 @@ async function initializeLegacy(
   options: CallOptions,
   budget: ReadyBudget,
 ): Promise<HandshakeFacts> {
-  const result = await wire.request(
-    { era: 'legacy', version: undefined },
-    'initialize',
-    { protocolVersion: LEGACY_VERSION, capabilities: wire.capabilities, clientInfo: config.clientInfo },
-    budget.options({ ...options, noCancelNotification: true }, 'initialize', config.target),
-  );
+  const result = await wire
+    .request(
+      { era: 'legacy', version: undefined },
+      'initialize',
+      { protocolVersion: LEGACY_VERSION, capabilities: wire.capabilities, clientInfo: config.clientInfo },
+      budget.options({ ...options, noCancelNotification: true }, 'initialize', config.target),
+    )
+    .catch((error: unknown) => {
+      // Pinned to 2025-11-25 and refused as a 2026-only server refuses it: say so, and what works.
+      throw (config.protocolVersion === LEGACY_VERSION && legacyPinRefused(error, config.target)) || error;
+    });
   const version = result['protocolVersion'];
   if (typeof version !== 'string' || !LEGACY_COMPATIBLE.includes(version)) {
     // The client SHOULD disconnect from a version it does not support (S25/basic/lifecycle); the caller closes.

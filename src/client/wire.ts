@@ -193,3 +193,8 @@ export function isImplementation(value: unknown): value is Implementation {
     typeof (value as Implementation).version === 'string'
   );
 }
+
+/** True when `b` is the same implementation as `a` (name, version and title). */
+export function sameImplementation(a: Implementation, b: Implementation | undefined): boolean {
+  return b !== undefined && a.name === b.name && a.version === b.version && a.title === b.title;
+}

@@ -112,10 +112,18 @@ export class RpcError extends McpError {
    */
   readonly rpcMessage: string;
 
-  constructor(operation: string, target: string, code: number, rpcMessage: string, data: unknown) {
+  /** `hint`, when given, is this client's own note, after the server's words (`…: Tool x not found; <hint>`). */
+  constructor(
+    operation: string,
+    target: string,
+    code: number,
+    rpcMessage: string,
+    data: unknown,
+    hint?: string,
+  ) {
     super(
       'rpc',
-      `${operation} on ${target}: server returned JSON-RPC error ${code}: ${redact(rpcMessage, RPC_MESSAGE_QUOTED + 1)}`,
+      `${operation} on ${target}: server returned JSON-RPC error ${code}: ${redact(rpcMessage, RPC_MESSAGE_QUOTED + 1)}${hint === undefined ? '' : `; ${hint}`}`,
       {
         delivery: 'delivered',
         code,
@@ -140,16 +148,23 @@ export class UnsupportedProtocolVersionError extends McpError {
   /** The versions the server offered. */
   readonly supported: readonly string[];
 
+  /**
+   * The message is `<target> does not support protocol version <requested>; it offers <supported>`, or
+   * with `options.answered`, `…; <answered>` instead (what the server did, when it named no versions),
+   * then `options.advice` as a sentence of its own.
+   */
   constructor(
     target: string,
     requested: string,
     supported: readonly string[],
-    options: McpErrorOptions = {},
+    options: McpErrorOptions & { answered?: string; advice?: string } = {},
   ) {
+    const { answered, advice, ...rest } = options;
+    const offers = answered ?? `it offers ${supported.length ? supported.join(', ') : 'none'}`;
     super(
       'unsupported_version',
-      `${target} does not support protocol version ${requested}; it offers ${supported.length ? supported.join(', ') : 'none'}`,
-      { delivery: 'delivered', ...options },
+      `${target} does not support protocol version ${requested}; ${offers}${advice === undefined ? '' : `. ${advice}`}`,
+      { delivery: 'delivered', ...rest },
     );
     this.requested = requested;
     this.supported = supported;

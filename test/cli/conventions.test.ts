@@ -194,11 +194,16 @@ describe('CLI conventions', () => {
     assert.equal(doc.error.kind, 'usage');
     assert.equal(doc.error.tool, 'creat_issue');
     assert.deepEqual(doc.error.suggestions, ['create_issue']);
-    // Nothing close: no suggestion, a pointer to `tools`; a huge name is bounded in the message.
+    // Nothing close: with few tools (up to 20), all their names; a huge name is bounded in the message.
     const far = cli(['call', `zz${'q'.repeat(5000)}`, ...target]);
     assert.equal(far.code, 2);
-    assert.match(far.stderr, /autos-mcp tools <target> lists them/);
+    assert.match(far.stderr, /; its tools: search_issues, search_pulls, create_issue, painted\n/);
     assert.ok(far.stderr.length < 4000, 'the message is bounded');
+    const farJson = JSON.parse(cli(['call', '--json', 'zz', ...target]).stdout) as {
+      error: { suggestions: string[]; tools: string[] };
+    };
+    assert.deepEqual(farJson.error.suggestions, []);
+    assert.equal(farJson.error.tools.length, 4);
     // The same against the bundled demo server, whose own answer would be a JSON-RPC error.
     const demo = cli(['call', 'ecoh', '{"text":"x"}', ...DEMO]);
     assert.equal(demo.code, 2, demo.stderr);
@@ -212,6 +217,24 @@ describe('CLI conventions', () => {
       calls(log).filter((line) => line.startsWith('tools/call')),
       ['tools/call search_pulls'],
     );
+  });
+
+  test('an unknown tool among more than 20: the closest names and the count, with the command that lists them', () => {
+    const many = fixture(
+      'many.mjs',
+      `const TOOLS = Array.from({ length: 30 }, (_, i) => ({ name: 'tool_' + i, inputSchema: { type: 'object' } }));
+const call = (params) => ({ content: [{ type: 'text', text: 'ran ' + params.name }] });
+const onEnd = () => process.exit(0);`,
+    );
+    const near = cli(['call', 'tool_3x', '--', process.execPath, many]);
+    assert.equal(near.code, 2, near.stderr);
+    assert.match(
+      near.stderr,
+      /did you mean: tool_3, tool_0, tool_1\? \(it lists 30 tools; autos-mcp tools <target> lists them\)/,
+    );
+    const far = cli(['call', 'zzzzzzzz', '--', process.execPath, many]);
+    assert.match(far.stderr, /; it lists 30 tools; autos-mcp tools <target> lists them\n/);
+    assert.doesNotMatch(far.stderr, /tool_29/, 'not every name');
   });
 
   test('tools shows each parameter: type, required or optional, default, description; server text made safe', () => {

@@ -120,6 +120,17 @@ describe('a configured name as the target', () => {
     assert.match(help.stdout, /steps/);
   });
 
+  test('hints echo the NAME.TOOL form typed: the call line of --help, and an unknown tool', () => {
+    d.write(d.home, '.cursor/mcp.json', JSON.stringify({ mcpServers: { demo: DEMO } }));
+    const help = cli(['call', 'demo.echo', '--help']);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^Call it: autos-mcp call demo\.echo '\{"text":"…"\}'$/m);
+    assert.doesNotMatch(help.stdout, /<target>/);
+    const unknown = cli(['call', 'demo.ecoh', 'text=x']);
+    assert.equal(unknown.code, 2, unknown.stderr);
+    assert.match(unknown.stderr, /did you mean: echo\? \(its tools: echo, slow, image, [^)]*\)\n$/);
+  });
+
   test('@modelcontextprotocol/server-everything from a Claude Desktop file, with an env placeholder', () => {
     d.write(
       d.home,

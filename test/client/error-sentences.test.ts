@@ -60,11 +60,16 @@ const INITIALIZED = {
 };
 const TOOLS = { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] };
 
-/** A 2025 endpoint whose tools/call gets `status` with `body`. */
-function failingCall(status: number, contentType: string, body: string): Promise<string> {
+/** A 2025 endpoint whose tools/call gets `status` with `body` (and `headers`). */
+function failingCall(
+  status: number,
+  contentType: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
   return endpoint((method, id, res) => {
     if (method === 'initialize') result(id, res, INITIALIZED);
-    else res.writeHead(status, { 'content-type': contentType }).end(body);
+    else res.writeHead(status, { 'content-type': contentType, ...headers }).end(body);
   });
 }
 
@@ -203,6 +208,55 @@ describe("an HTTP error quotes the server's own message", () => {
     });
   }
 
+  const refusals: Array<[string, number, string, string, Record<string, string>, string]> = [
+    [
+      'a 403 with a text body: its first line',
+      403,
+      'text/plain',
+      'Forbidden: 203.0.113.7 is not on the allow list\nrequest id 42',
+      {},
+      ': HTTP 403 forbidden: Forbidden: 203.0.113.7 is not on the allow list',
+    ],
+    [
+      "a 403 from a proxy's HTML page: its title",
+      403,
+      'text/html',
+      '<!DOCTYPE html>\n<html><head><TITLE>Access denied &amp; logged</TITLE></head><body>…</body></html>',
+      {},
+      ': HTTP 403 forbidden: Access denied & logged',
+    ],
+    [
+      'a 401 with a JSON body: its words, without the repeated challenge code',
+      401,
+      'application/json',
+      '{"error":"invalid_token","error_description":"the token expired"}',
+      { 'www-authenticate': 'Bearer error="invalid_token"' },
+      ': HTTP 401 authorization required (invalid_token): the token expired',
+    ],
+    [
+      'a 401 whose body only repeats the challenge: nothing more',
+      401,
+      'application/json',
+      '{"error":"invalid_token"}',
+      { 'www-authenticate': 'Bearer error="invalid_token"' },
+      ': HTTP 401 authorization required (invalid_token)',
+    ],
+  ];
+  for (const [name, status, type, body, headers, expected] of refusals) {
+    test(name, async () => {
+      const url = await failingCall(status, type, body, headers);
+      const client = await connect({ url });
+      try {
+        const error = await failure(client.callTool('echo', {}));
+        assert.equal(error.kind, status === 401 ? 'auth_required' : 'forbidden');
+        assert.equal(error.status, status);
+        assert.ok(error.message.endsWith(expected), error.message);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
   test('sanitized (escape sequences, controls, bidi), redacted and cut to 300 characters', async () => {
     const said = `\u001b]8;;http://evil\u0007click\u001b[31m red\u202e\u0085 token=sk-live-0123456789abcdef ${'x'.repeat(1000)}`;
     const url = await failingCall(500, 'application/json', JSON.stringify({ error: said }));
@@ -217,6 +271,17 @@ describe("an HTTP error quotes the server's own message", () => {
         quoted.slice(0, 80),
       );
       assert.ok(quoted.length <= 301 && quoted.endsWith('…'), `${quoted.length}`);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('an HTML page of unclosed <title tags is not quoted (found with indexOf: linear)', async () => {
+    const url = await failingCall(500, 'text/html', `<html>${'<title'.repeat(12_000)}`);
+    const client = await connect({ url });
+    try {
+      const error = await failure(client.callTool('echo', {}));
+      assert.ok(error.message.endsWith(': HTTP 500'), error.message);
     } finally {
       await client.close();
     }

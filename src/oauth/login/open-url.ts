@@ -16,7 +16,12 @@ export function openInBrowser(url: string): Promise<boolean> {
   const [command, args] = opener(url);
   return new Promise((resolve) => {
     try {
-      const child = spawn(command, args, { stdio: 'ignore', detached: true, shell: false });
+      const child = spawn(command, args, {
+        stdio: 'ignore',
+        detached: true,
+        shell: false,
+        windowsHide: true,
+      });
       child.once('error', () => resolve(false));
       child.once('spawn', () => {
         child.unref();

@@ -245,12 +245,20 @@ async function failedStatus(
   requestId: RequestId | undefined,
 ): Promise<void> {
   const byStatus = statusError(label, status, headers, sessionSent);
-  if (byStatus.kind !== 'transport' || (status >= 300 && status < 400)) {
+  // 401/403: the challenge decides what to do, and the body's words say why (a WAF, an IP rule, a scope).
+  const auth = byStatus.kind === 'auth_required' || byStatus.kind === 'forbidden';
+  if (!auth && (byStatus.kind !== 'transport' || (status >= 300 && status < 400))) {
     discard(body);
     if (byStatus.kind === 'session_expired') shell.headers.dropSession();
     throw byStatus;
   }
   const raw = await readBounded(body, ERROR_BODY_LIMIT).catch(() => null);
+  if (auth) {
+    const type = mediaType(headers['content-type']);
+    const said =
+      raw === null ? undefined : serverMessage(raw.toString('utf8'), type, byStatus.challenge?.error);
+    throw said === undefined ? byStatus : statusError(label, status, headers, sessionSent, said);
+  }
   if (raw !== null && raw.length > 0) {
     const text = raw.toString('utf8');
     let value: unknown;

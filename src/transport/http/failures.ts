@@ -118,7 +118,9 @@ export function statusError(
     const what = status === 401 ? 'authorization required' : 'forbidden';
     // Redacted before it is cut, so that a cut cannot leave half a secret for the message's redactor to miss.
     const detail = challenge?.error === undefined ? '' : ` (${clip(redact(challenge.error, 65), 64)})`;
-    return new McpError(kind, `${label}: HTTP ${status} ${what}${detail}`, {
+    // The body's own words after it (see `serverMessage` for leaving out the challenge's error code).
+    const quoted = said === undefined || said === '' || said === challenge?.error ? '' : `: ${said}`;
+    return new McpError(kind, `${label}: HTTP ${status} ${what}${detail}${quoted}`, {
       status,
       delivery: 'delivered',
       ...(challenge === undefined ? {} : { challenge }),
@@ -138,28 +140,47 @@ export function statusError(
 /**
  * What an error body says, as one line of at most `SERVER_MESSAGE_MAX` characters, or undefined: from
  * JSON, `error` (a string, or an object's `message`), `message`, `detail` or `title`, with
- * `error_description` after it; from text, its first non-empty line (HTML is not quoted). Escape
+ * `error_description` after it (alone when the main text is `shown`, a code the message already gives, such as
+ * a challenge's `error`); from text, its first non-empty line; from HTML, its `<title>`. Escape
  * sequences, control and bidi characters are removed and the text is redacted before it is cut.
  */
-export function serverMessage(text: string, contentType: string): string | undefined {
-  if (contentType === 'text/html' || /^\s*</.test(text)) return undefined;
+export function serverMessage(text: string, contentType: string, shown?: string): string | undefined {
+  if (contentType === 'text/html' || /^\s*</.test(text)) return htmlTitle(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     value = undefined;
   }
-  if (value !== undefined) return fromJson(value);
+  if (value !== undefined) return fromJson(value, shown);
   const line = text.split(/\r?\n/).find((l) => l.trim() !== '');
   return line === undefined ? undefined : oneLine(line);
 }
+
+/**
+ * The `<title>` of an HTML error page (`403 Forbidden`, a proxy's or firewall's page), as one safe line, or
+ * undefined. Found with `indexOf` in the first 64 K characters: linear, whatever the page holds.
+ */
+function htmlTitle(text: string): string | undefined {
+  const lower = text.slice(0, 64 * 1024).toLowerCase();
+  const open = lower.indexOf('<title');
+  if (open < 0) return undefined;
+  const start = lower.indexOf('>', open);
+  const end = start < 0 ? -1 : lower.indexOf('</title', start);
+  if (end < 0) return undefined;
+  return oneLine(
+    text.slice(start + 1, end).replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ENTITIES[e] ?? ''),
+  );
+}
+
+const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
 
 /** A non-blank string, or undefined. */
 function textOf(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-function fromJson(value: unknown): string | undefined {
+function fromJson(value: unknown, shown: string | undefined): string | undefined {
   if (typeof value === 'string') return oneLine(value);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const body = value as Record<string, unknown>;
@@ -175,6 +196,8 @@ function fromJson(value: unknown): string | undefined {
     textOf(body['detail']) ??
     textOf(body['title']);
   const description = textOf(body['error_description']);
+  if (main !== undefined && main === shown)
+    return description === undefined ? undefined : oneLine(description);
   const said =
     main !== undefined && description !== undefined && description !== main
       ? `${main}: ${description}`

@@ -38,6 +38,7 @@ export function startGuard(pgid: number): Guard | undefined {
       stdio: ['pipe', 'ignore', 'ignore'],
       detached: true,
       env: {},
+      windowsHide: true,
     });
   } catch {
     return undefined;

@@ -235,7 +235,11 @@ function unshareFlags(): readonly string[] | undefined {
   // --kill-child: the namespace's init dies with unshare, and the kernel then kills every process inside.
   const base = ['--pid', '--fork', '--kill-child', '--mount-proc'];
   for (const flags of [base, ['--user', '--map-current-user', ...base]]) {
-    const probe = spawnSync('unshare', [...flags, 'true'], { stdio: 'ignore', timeout: 5000 });
+    const probe = spawnSync('unshare', [...flags, 'true'], {
+      stdio: 'ignore',
+      timeout: 5000,
+      windowsHide: true,
+    });
     if (probe.status === 0) {
       unshareCache = flags;
       break;
