@@ -22,7 +22,7 @@ export const MAX_PATTERN = 256;
  * Most backtracking steps one run may take by the bound: 2^26, 20–50 ms at the worst shapes measured
  * (`a*b` on 4,096 characters, `a*a*b` on 256).
  */
-export const MAX_STEPS = 2 ** 26;
+const MAX_STEPS = 2 ** 26;
 
 /** The string lengths a pattern may be allowed to run on, longest first (`arguments.ts` classes its inputs so). */
 const LENGTHS = [Number.POSITIVE_INFINITY, 1 << 20, 4096, 256, 64];
@@ -48,18 +48,24 @@ export type ParsedPattern = Node | undefined;
  */
 export function patternInputLimit(pattern: string): number {
   if (pattern.length > MAX_PATTERN) return 0;
-  try {
-    new RegExp(pattern, 'u');
-  } catch {
-    return Number.POSITIVE_INFINITY;
-  }
+  if (!isPattern(pattern)) return Number.POSITIVE_INFINITY;
   const parsed = parsePattern(pattern);
   return LENGTHS.find((length) => patternSteps(parsed, length) <= MAX_STEPS) ?? 0;
 }
 
-/** `pattern` parsed for {@link patternSteps}; `undefined` when it is never run. Call on valid `u`-mode patterns. */
+/** True when `pattern` compiles in `u` mode, as the validator compiles it. */
+export function isPattern(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `pattern` parsed for {@link patternSteps}; `undefined` when it is never run (or does not compile). */
 export function parsePattern(pattern: string): ParsedPattern {
-  if (pattern.length > MAX_PATTERN) return undefined;
+  if (pattern.length > MAX_PATTERN || !isPattern(pattern)) return undefined;
   try {
     const parser = new Parser(pattern);
     const node = parser.alternation();
@@ -135,8 +141,8 @@ class Parser {
     } else if (s[this.i + 2] === '<' && (s[this.i + 3] === '=' || s[this.i + 3] === '!')) {
       look = true;
       this.i += 4;
-    } else if (s[this.i + 2] === '<') this.i = s.indexOf('>', this.i) + 1;
-    else this.i = s.indexOf(':', this.i) + 1; // `(?:`, and modifiers such as `(?i:`
+    } else if (s[this.i + 2] === '<') this.i = past(s, '>', this.i);
+    else this.i = past(s, ':', this.i); // `(?:`, and modifiers such as `(?i:`
     const body = this.alternation();
     this.i += 1; // `)`
     return look ? { kind: 'look', body } : body;
@@ -149,8 +155,7 @@ class Parser {
     if (/[1-9]/.test(next) || next === 'k') throw NEVER;
     this.i += 2;
     if (next === 'b' || next === 'B') return { kind: 'atom', width: 0 };
-    if ((next === 'p' || next === 'P' || next === 'u') && s[this.i] === '{')
-      this.i = s.indexOf('}', this.i) + 1;
+    if ((next === 'p' || next === 'P' || next === 'u') && s[this.i] === '{') this.i = past(s, '}', this.i);
     else if (next === 'u') this.i += 4;
     else if (next === 'x') this.i += 2;
     else if (next === 'c') this.i += 1;
@@ -182,6 +187,13 @@ class Parser {
     if (s[this.i] === '?') this.i += 1; // lazy: the same search, in another order
     return { kind: 'rep', body: atom, min, max, counted };
   }
+}
+
+/** Past the next `char` from `i`; a compiled pattern always has it, and without it nothing is guessed. */
+function past(pattern: string, char: string, i: number): number {
+  const at = pattern.indexOf(char, i);
+  if (at === -1) throw NEVER;
+  return at + 1;
 }
 
 /** Past the `]` that closes a class opened before `i` (`u` mode has no nested classes). */

@@ -5,20 +5,27 @@
  * the arguments, and a `pattern` under `items` runs once per element. So each schema object of the copy
  * the validator is given carries a meter, read by the validator each time it evaluates that object (it
  * reads every keyword of a schema object it evaluates, `$recursiveAnchor` among them); past the budget
- * the check stops and the schema is refused. Pattern runs are charged their bound (`pattern-cost.ts`);
- * past their own budget a pattern is not run, as one too costly to run at all is not.
+ * the check stops and the schema is refused. Pattern runs are charged their bound (`pattern-cost.ts`) and
+ * `uniqueItems` checks (quadratic in the array) their pair comparisons: past their own budgets they are not
+ * run, as a pattern too costly to run at all is not, and the server checks them.
  */
-import { type ParsedPattern, parsePattern, patternSteps } from './pattern-cost.js';
+import { isPattern, type ParsedPattern, parsePattern, patternSteps } from './pattern-cost.js';
 
 /**
  * Evaluations of schema objects (each weighted by its own size: an `enum` of 1,000 values weighs 1,001)
  * allowed for a call, at least; measured at 2–5 µs each, so 10,000 take 20–50 ms.
  */
-export const MIN_EVALUATIONS = 10_000;
+const MIN_EVALUATIONS = 10_000;
 /** Evaluations allowed per value in the arguments, when that is more: the work of a big call is its own. */
-export const EVALUATIONS_PER_VALUE = 16;
+const EVALUATIONS_PER_VALUE = 16;
 /** Backtracking steps (`pattern-cost.ts`) of all pattern runs of one call: two runs at the most one may take. */
-export const PATTERN_STEPS = 2 ** 27;
+const PATTERN_STEPS = 2 ** 27;
+/**
+ * Values visited by the `uniqueItems` checks of one call. The validator compares every pair of items, so one
+ * check visits up to (longest array) × (values in the arguments): 4,096 objects took 4 s, 16,384 took 56 s.
+ * 2^20 visits are at most ~80 ms (objects cost ~80 ns a value, numbers ~8).
+ */
+const UNIQUE_VISITS = 2 ** 20;
 
 /** Thrown by a meter when the evaluations run out; `arguments.ts` turns it into `invalid_tool`. */
 export const OVER_BUDGET = Symbol('over budget');
@@ -38,13 +45,16 @@ export interface ArgumentShape {
   values: number;
   /** Most properties of one object. */
   widest: number;
+  /** Most items of one array. */
+  longestArray: number;
 }
 
 /** The budget of one compiled validator: armed for the length of one `validate` call, unlimited otherwise. */
 export class Meter {
   evaluations = Number.POSITIVE_INFINITY;
   patternSteps = Number.POSITIVE_INFINITY;
-  shape: ArgumentShape = { name: 0, value: 0, values: 0, widest: 0 };
+  uniqueVisits = Number.POSITIVE_INFINITY;
+  shape: ArgumentShape = { name: 0, value: 0, values: 0, widest: 0, longestArray: 0 };
   private armed = false;
 
   /** Runs `check` within the budget for arguments of `shape`; throws {@link OVER_BUDGET} past it. */
@@ -52,6 +62,7 @@ export class Meter {
     this.shape = shape;
     this.evaluations = evaluationsFor(shape);
     this.patternSteps = PATTERN_STEPS;
+    this.uniqueVisits = UNIQUE_VISITS;
     this.armed = true;
     try {
       return check();
@@ -59,6 +70,7 @@ export class Meter {
       this.armed = false;
       this.evaluations = Number.POSITIVE_INFINITY;
       this.patternSteps = Number.POSITIVE_INFINITY;
+      this.uniqueVisits = Number.POSITIVE_INFINITY;
     }
   }
 
@@ -72,6 +84,15 @@ export class Meter {
       this.patternSteps -= patternSteps(parsed, this.shape.name) * Math.max(1, this.shape.widest);
       if (this.patternSteps < 0) throw OVER_BUDGET;
     }
+  }
+
+  /** Whether a `uniqueItems` check may run once more; one not run is left to the server. */
+  mayCompare(): boolean {
+    if (!this.armed) return true;
+    const visits = this.shape.longestArray * this.shape.values;
+    if (visits > this.uniqueVisits) return false;
+    this.uniqueVisits -= visits;
+    return true;
   }
 
   /** Whether a `pattern` may run once more (charged at the longest string of the call); a pattern not run is left to the server. */
@@ -93,7 +114,8 @@ export class Meter {
 export function attachMeter(schema: Record<string, unknown>, meter: Meter): void {
   const anchor = schema['$recursiveAnchor'];
   const weight = weightOf(schema);
-  const keyPatterns = patternKeys(schema['patternProperties']).map(parsePattern);
+  // An expression that does not compile is left to the validator, which fails on it (the schema is refused).
+  const keyPatterns = patternKeys(schema['patternProperties']).filter(isPattern).map(parsePattern);
   Object.defineProperty(schema, '$recursiveAnchor', {
     get() {
       meter.evaluate(weight, keyPatterns);
@@ -102,8 +124,15 @@ export function attachMeter(schema: Record<string, unknown>, meter: Meter): void
     enumerable: false,
     configurable: true,
   });
+  if (schema['uniqueItems'] === true)
+    Object.defineProperty(schema, 'uniqueItems', {
+      get: () => (meter.mayCompare() ? true : undefined),
+      enumerable: true,
+      configurable: true,
+    });
   const pattern = schema['pattern'];
-  if (typeof pattern !== 'string') return;
+  // One that does not compile stays as it is: the validator fails on it, and the schema is refused.
+  if (typeof pattern !== 'string' || !isPattern(pattern)) return;
   const parsed = parsePattern(pattern);
   Object.defineProperty(schema, 'pattern', {
     get: () => (meter.mayRun(parsed) ? pattern : undefined),
@@ -112,15 +141,31 @@ export function attachMeter(schema: Record<string, unknown>, meter: Meter): void
   });
 }
 
-/** The work of one evaluation of `schema` apart from its subschemas: one per keyword, plus the entries it loops over. */
+/**
+ * The work of one evaluation of `schema` apart from its subschemas: one per keyword, the entries it loops
+ * over, and every value of an `enum` or `const` (compared in depth with the value checked).
+ */
 function weightOf(schema: Record<string, unknown>): number {
   let weight = 1;
-  for (const value of Object.values(schema)) {
-    if (Array.isArray(value)) weight += value.length;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'enum' || key === 'const') weight += valuesIn(value);
+    else if (Array.isArray(value)) weight += value.length;
     else if (typeof value === 'object' && value !== null) weight += Object.keys(value).length;
     else weight += 1;
   }
   return weight;
+}
+
+/** Values in `value`, itself included (a copy already bounded in size). */
+function valuesIn(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    count += 1;
+    if (typeof node === 'object' && node !== null) stack.push(...Object.values(node));
+  }
+  return count;
 }
 
 function patternKeys(value: unknown): string[] {
@@ -129,14 +174,16 @@ function patternKeys(value: unknown): string[] {
 
 /** The {@link ArgumentShape} of `args`, walked without recursion. */
 export function shapeOf(args: Record<string, unknown>): ArgumentShape {
-  const shape: ArgumentShape = { name: 0, value: 0, values: 0, widest: 0 };
+  const shape: ArgumentShape = { name: 0, value: 0, values: 0, widest: 0, longestArray: 0 };
   const stack: unknown[] = [args];
   while (stack.length > 0) {
     const node = stack.pop();
     shape.values += 1;
     if (typeof node === 'string') shape.value = Math.max(shape.value, node.length);
-    else if (Array.isArray(node)) for (const item of node) stack.push(item);
-    else if (typeof node === 'object' && node !== null) {
+    else if (Array.isArray(node)) {
+      shape.longestArray = Math.max(shape.longestArray, node.length);
+      for (const item of node) stack.push(item);
+    } else if (typeof node === 'object' && node !== null) {
       const entries = Object.entries(node);
       shape.widest = Math.max(shape.widest, entries.length);
       for (const [key, item] of entries) {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_PATTERN, patternInputLimit } from '../../src/client/pattern-cost.js';
+import { MAX_PATTERN, parsePattern, patternInputLimit } from '../../src/client/pattern-cost.js';
 
 const NEVER = 0;
 const ALWAYS = Number.POSITIVE_INFINITY;
@@ -79,5 +79,7 @@ describe('patternInputLimit', () => {
     assert.equal(patternInputLimit('a'.repeat(MAX_PATTERN)), 4096); // 256 steps at each start
     assert.equal(patternInputLimit('a'.repeat(MAX_PATTERN + 1)), NEVER);
     assert.equal(patternInputLimit('('), ALWAYS);
+    for (const invalid of ['\\p{', '(?<a', 'a{', '\\u{61'])
+      assert.equal(parsePattern(invalid), undefined, `${invalid} is never parsed`);
   });
 });
