@@ -3,9 +3,9 @@
  * whose `inputSchema` used to hang the event loop for good (a `$ref` graph of 2^41 evaluations, quantifier
  * bounds of 10 digits or with leading zeros, 40 alternations in a row, a counted repetition on 1 MB, `items`
  * that refer back twice) or for seconds (a quadratic pattern run 200 times, `uniqueItems` on 16,384
- * objects). Each call is refused (`invalid_tool`, nothing sent) or finished, in at most 100 ms of the
- * host's CPU. The host runs as a child (hostile-schemas-host.ts) with a deadline per call, so a check that
- * never ends fails its test instead of hanging the runner.
+ * objects, 1,000 `minLength` on 1 MiB). Each call is refused (`invalid_tool`, nothing sent) or finished,
+ * in at most 100 ms of the host's CPU. The host runs as a child (hostile-schemas-host.ts) with a deadline
+ * per call, so a check that never ends fails its test instead of hanging the runner.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -35,6 +35,7 @@ const EXPECTED: Record<string, { outcome: 'invalid_tool' | 'sent'; message?: Reg
   itemsFanOut: { outcome: 'invalid_tool', message: /takes more than 10000 evaluations to check/ },
   manyRuns: { outcome: 'sent' },
   uniqueObjects: { outcome: 'sent' },
+  lengthChecks: { outcome: 'sent' },
 };
 
 interface Outcome {
