@@ -195,6 +195,21 @@ describe('validateArguments: true', () => {
     }
   });
 
+  test('the work bound grows with the arguments: 5,000 items through a $ref are all checked', async () => {
+    const { client: c, server } = await client({ validateArguments: true });
+    try {
+      const list = Array.from({ length: 5000 }, () => ({ id: 1 }));
+      assert.equal(textOf(await c.callTool('typed', { text: 'x', list })), 'ran');
+      list.push({ id: 'last' as unknown as number });
+      const error = await rejection(c.callTool('typed', { text: 'x', list }));
+      assert.equal(error.kind, 'invalid_arguments');
+      assert.equal((error.data as { path: string }).path, '/list/5000/id');
+      assert.equal(server.sent('tools/call').length, 1);
+    } finally {
+      await c.close();
+    }
+  });
+
   test('an older dialect the schema names is used (draft-07)', async () => {
     const { client: c } = await client({ validateArguments: true });
     try {
