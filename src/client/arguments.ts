@@ -5,7 +5,9 @@
  * validator annotates what it is given; the definition stays exactly as listed), bounded, and any `$ref`
  * that does not resolve inside it is refused — nothing is ever fetched. Errors name the path and the
  * expected type, never a value. A `pattern` runs only where its cost is bounded (`pattern-cost.ts`); the
- * rest is left to the server. Spec: S25+26/server/tools (`inputSchema`, default dialect 2020-12).
+ * rest is left to the server. The check is metered by the work it does, not the schema's size: past its
+ * budget it stops and the schema is refused (`schema-budget.ts`). Spec: S25+26/server/tools
+ * (`inputSchema`, default dialect 2020-12).
  */
 import { McpError } from '../errors/index.js';
 import { patternInputLimit } from './pattern-cost.js';
@@ -15,6 +17,7 @@ import {
   evaluationsFor,
   Meter,
   OVER_BUDGET,
+  OVER_KEY_PATTERNS,
   shapeOf,
 } from './schema-budget.js';
 import type { Tool } from './types.js';
@@ -118,6 +121,12 @@ export async function checkArguments(
       throw new McpError(
         'invalid_tool',
         `${notCalled}: its inputSchema takes more than ${evaluationsFor(shape)} evaluations to check on these arguments (its $ref and applicators expand), so the check was stopped`,
+        { data: { tool: tool.name } },
+      );
+    if (error === OVER_KEY_PATTERNS)
+      throw new McpError(
+        'invalid_tool',
+        `${notCalled}: its patternProperties expressions would take too long on the property names of these arguments, so the check was stopped`,
         { data: { tool: tool.name } },
       );
     // A cyclic `$ref` (stack overflow), a pattern that is not a regular expression, …

@@ -35,6 +35,8 @@ const LENGTH_CHARS = 2 ** 21;
 
 /** Thrown by a meter when the evaluations run out; `arguments.ts` turns it into `invalid_tool`. */
 export const OVER_BUDGET = Symbol('over budget');
+/** Thrown when the `patternProperties` expressions would spend the pattern steps (they cannot be skipped). */
+export const OVER_KEY_PATTERNS = Symbol('over key patterns');
 
 /** The evaluations allowed for arguments of `shape`. */
 export function evaluationsFor(shape: ArgumentShape): number {
@@ -91,7 +93,7 @@ export class Meter {
     // Each expression is tried on every property name of the object being checked: they must all run.
     for (const parsed of keyPatterns) {
       this.patternSteps -= patternSteps(parsed, this.shape.name) * Math.max(1, this.shape.widest);
-      if (this.patternSteps < 0) throw OVER_BUDGET;
+      if (this.patternSteps < 0) throw OVER_KEY_PATTERNS;
     }
   }
 
