@@ -5,10 +5,21 @@
  * validator annotates what it is given; the definition stays exactly as listed), bounded, and any `$ref`
  * that does not resolve inside it is refused — nothing is ever fetched. Errors name the path and the
  * expected type, never a value. A `pattern` runs only where its cost is bounded (`pattern-cost.ts`); the
- * rest is left to the server. Spec: S25+26/server/tools (`inputSchema`, default dialect 2020-12).
+ * rest is left to the server. The check is metered by the work it does, not the schema's size: past its
+ * budget it stops and the schema is refused (`schema-budget.ts`). Spec: S25+26/server/tools
+ * (`inputSchema`, default dialect 2020-12).
  */
 import { McpError } from '../errors/index.js';
 import { patternInputLimit } from './pattern-cost.js';
+import {
+  type ArgumentShape,
+  attachMeter,
+  evaluationsFor,
+  Meter,
+  OVER_BUDGET,
+  OVER_KEY_PATTERNS,
+  shapeOf,
+} from './schema-budget.js';
 import type { Tool } from './types.js';
 
 /** Deepest nesting of a schema that is checked; a deeper one is refused (`invalid_tool`). */
@@ -27,7 +38,10 @@ const PROPERTY_NAME_MAX = 4096;
 
 type Draft = '4' | '7' | '2019-09' | '2020-12';
 type Unit = { instanceLocation: string; keyword: string; keywordLocation: string; error: string };
-type Validate = (instance: unknown) => { valid: boolean; errors: Unit[] };
+type Validate = (
+  instance: Record<string, unknown>,
+  shape: ArgumentShape,
+) => { valid: boolean; errors: Unit[] };
 
 /** Keywords whose failure is only the sum of a failure below them: the error below is the precise one. */
 const CONTAINERS = new Set([
@@ -86,23 +100,35 @@ export async function checkArguments(
   target: string,
 ): Promise<void> {
   const notCalled = `tool ${tool.name} on ${target} was not called`;
-  const longest = longestStrings(args);
-  if (longest.name > PROPERTY_NAME_MAX)
+  const shape = shapeOf(args);
+  if (shape.name > PROPERTY_NAME_MAX)
     throw new McpError(
       'invalid_arguments',
       `${notCalled}: a property name of the arguments is longer than ${PROPERTY_NAME_MAX} characters, more than its inputSchema can be checked on`,
       { data: { tool: tool.name, path: '', keyword: 'propertyNames' } },
     );
-  const inputClass = INPUT_CLASSES.find((limit) => limit >= Math.max(longest.name, longest.value)) ?? 0;
+  const inputClass = INPUT_CLASSES.find((limit) => limit >= Math.max(shape.name, shape.value)) ?? 0;
   const byClass = compiled.get(tool.inputSchema) ?? new Map<number, Validate>();
   compiled.set(tool.inputSchema, byClass);
   const validate = byClass.get(inputClass) ?? compile(await loadValidator(), tool, notCalled, inputClass);
   byClass.set(inputClass, validate);
   let outcome: ReturnType<Validate>;
   try {
-    outcome = validate(args);
+    outcome = validate(args, shape);
   } catch (error) {
     if (error instanceof McpError) throw error; // a schema refused when it was compiled
+    if (error === OVER_BUDGET)
+      throw new McpError(
+        'invalid_tool',
+        `${notCalled}: its inputSchema takes more than ${evaluationsFor(shape)} evaluations to check on these arguments (its $ref and applicators expand), so the check was stopped`,
+        { data: { tool: tool.name } },
+      );
+    if (error === OVER_KEY_PATTERNS)
+      throw new McpError(
+        'invalid_tool',
+        `${notCalled}: its patternProperties expressions would take too long on the property names of these arguments, so the check was stopped`,
+        { data: { tool: tool.name } },
+      );
     // A cyclic `$ref` (stack overflow), a pattern that is not a regular expression, …
     throw new McpError('invalid_tool', `${notCalled}: its inputSchema could not be evaluated`, {
       cause: error,
@@ -132,7 +158,8 @@ function compile(
       data: { tool: tool.name },
       ...(cause === undefined ? {} : { cause }),
     });
-  const copy = boundedCopy(tool.inputSchema, inputClass);
+  const meter = new Meter();
+  const copy = boundedCopy(tool.inputSchema, inputClass, meter);
   if (copy === BOUNDS)
     return fail(refuse(`is larger than can be checked (${MAX_DEPTH} levels, ${MAX_NODES} values)`));
   if (copy === SLOW_PATTERN)
@@ -150,7 +177,8 @@ function compile(
   } catch (error) {
     return fail(refuse('could not be compiled', error));
   }
-  return (instance) => validator.validate(instance) as { valid: boolean; errors: Unit[] };
+  return (instance, shape) =>
+    meter.run(shape, () => validator.validate(instance) as { valid: boolean; errors: Unit[] });
 }
 
 /** A `Validate` that always throws `error` (cached too: the same schema is refused the same way). */
@@ -177,7 +205,7 @@ function draftOf(schema: unknown): Draft | undefined {
  * {@link BOUNDS} past the bounds, {@link SLOW_PATTERN} for a `patternProperties` expression that may not run
  * on property names. Own enumerable data only; `__proto__` keys stay data.
  */
-function boundedCopy(schema: unknown, inputClass: number): unknown {
+function boundedCopy(schema: unknown, inputClass: number, meter: Meter): unknown {
   let nodes = 0;
   const copy = (value: unknown, depth: number, inSchema: boolean): unknown => {
     if (++nodes > MAX_NODES || depth > MAX_DEPTH) throw BOUNDS;
@@ -202,6 +230,7 @@ function boundedCopy(schema: unknown, inputClass: number): unknown {
         configurable: true,
       });
     }
+    if (inSchema) attachMeter(out, meter);
     return out;
   };
   // A map of name → schema: the names are data, each value a schema.
@@ -224,23 +253,6 @@ function boundedCopy(schema: unknown, inputClass: number): unknown {
 }
 const BOUNDS = Symbol('bounds');
 const SLOW_PATTERN = Symbol('slow pattern');
-
-/** The length of the longest property name and of the longest string value anywhere in `args`. */
-function longestStrings(args: Record<string, unknown>): { name: number; value: number } {
-  const longest = { name: 0, value: 0 };
-  const stack: unknown[] = [args];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node === 'string') longest.value = Math.max(longest.value, node.length);
-    else if (Array.isArray(node)) for (const item of node) stack.push(item);
-    else if (typeof node === 'object' && node !== null)
-      for (const [key, item] of Object.entries(node)) {
-        longest.name = Math.max(longest.name, key.length);
-        stack.push(item);
-      }
-  }
-  return longest;
-}
 
 /**
  * True when every `$ref` and `$recursiveRef` is a fragment that resolves inside the schema: a JSON Pointer

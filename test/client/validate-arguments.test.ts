@@ -65,6 +65,10 @@ const TOOLS = [
     inputSchema: { type: 'object', patternProperties: { '^x-': { type: 'string' } } },
   },
   {
+    name: 'quadraticKeys',
+    inputSchema: { type: 'object', patternProperties: { '^[a-z]+-[a-z]+$': { type: 'string' } } },
+  },
+  {
     name: 'draft7',
     inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', required: ['x'] },
   },
@@ -195,6 +199,21 @@ describe('validateArguments: true', () => {
     }
   });
 
+  test('the work bound grows with the arguments: 5,000 items through a $ref are all checked', async () => {
+    const { client: c, server } = await client({ validateArguments: true });
+    try {
+      const list = Array.from({ length: 5000 }, () => ({ id: 1 }));
+      assert.equal(textOf(await c.callTool('typed', { text: 'x', list })), 'ran');
+      list.push({ id: 'last' as unknown as number });
+      const error = await rejection(c.callTool('typed', { text: 'x', list }));
+      assert.equal(error.kind, 'invalid_arguments');
+      assert.equal((error.data as { path: string }).path, '/list/5000/id');
+      assert.equal(server.sent('tools/call').length, 1);
+    } finally {
+      await c.close();
+    }
+  });
+
   test('an older dialect the schema names is used (draft-07)', async () => {
     const { client: c } = await client({ validateArguments: true });
     try {
@@ -307,6 +326,25 @@ describe('validateArguments: a server pattern runs only where its cost is bounde
       const long = await rejection(c.callTool('keys', { [`x-${'a'.repeat(5000)}`]: 'x' }));
       assert.equal(long.kind, 'invalid_arguments');
       assert.match(long.message, /a property name of the arguments is longer than 4096 characters/);
+      assert.equal(server.sent('tools/call').length, 1);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('patternProperties expressions are charged on every property name: past the budget the schema is refused', async () => {
+    const { client: c, server } = await client({ validateArguments: true });
+    try {
+      // `^[a-z]+-[a-z]+$` is quadratic: ~2^25 steps on a 4,000-character name, tried on each of 8 names.
+      const args = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`${'a'.repeat(3999)}${i}`, 'x']));
+      const error = await rejection(c.callTool('quadraticKeys', args));
+      assert.equal(error.kind, 'invalid_tool');
+      assert.equal(error.delivery, 'not_sent');
+      assert.match(
+        error.message,
+        /its patternProperties expressions would take too long on the property names/,
+      );
+      assert.equal(textOf(await c.callTool('quadraticKeys', { 'a-b': 'x' })), 'ran');
       assert.equal(server.sent('tools/call').length, 1);
     } finally {
       await c.close();
