@@ -11,7 +11,12 @@
  * attempt therefore never rescans the run it failed on from the next position. Long opaque strings are
  * found by a scanner. test/internal/redact-linear.test.ts feeds 1 MB of every rule's prefix. Callers that
  * keep or show a bounded part pass `maxChars`: only that much, plus a margin, is looked at.
+ *
+ * Besides guessing by shape, it knows: every value a caller handed in for an open connection (see
+ * known-secrets.ts) is masked by exact match, with its encodings, in one pass before the rules run.
  */
+
+import { knownSecrets } from './known-secrets.js';
 
 const MASK = '[redacted]';
 const ELLIPSIS = '…';
@@ -156,6 +161,31 @@ const LINE_LOOKBACK = 4096;
  * `…`.
  */
 export function redact(text: string, maxChars?: number, keep: 'start' | 'end' = 'start'): string {
+  const known = knownSecrets();
+  if (known === undefined) return redactShaped(text, maxChars, keep);
+  if (maxChars === undefined) return redactAll(known.mask(text));
+  // The known values are masked first, on the part of the text the rules will look at plus the longest
+  // form: a value running across that part's edge is masked whole (or, at a cut, its start is).
+  const limit = maxChars > 0 ? Math.floor(maxChars) : 0;
+  if (keep === 'start') {
+    const end = Math.min(text.length, limit + CUT_MARGIN + known.longest);
+    if (end === text.length) return redactShaped(known.mask(text), maxChars, keep);
+    const head = known.mask(text.slice(0, end), 0, true);
+    const size = Math.min(limit + CUT_MARGIN, head.length);
+    return clipStart(redactAll(headWindow(head, size, text.charCodeAt(end))), limit);
+  }
+  let start = text.length - limit - CUT_MARGIN - LINE_LOOKBACK;
+  if (start <= 0) return redactShaped(known.mask(text), maxChars, keep);
+  if (isLowSurrogate(text.charCodeAt(start))) start++;
+  // From `start - longest`, so that a value running across `start` is seen whole; kept from `start` on.
+  const from = Math.max(0, start - known.longest);
+  const tail = maskLeadingPiece(known.mask(text.slice(from), start - from), text.charCodeAt(start - 1));
+  const cut = tail.length - limit - CUT_MARGIN;
+  return clipEnd(cut <= 0 ? redactAll(tail) : redactEnd(tail, cut), limit);
+}
+
+/** `redact` by the rules alone (no value is registered). */
+function redactShaped(text: string, maxChars: number | undefined, keep: 'start' | 'end'): string {
   if (maxChars === undefined) return redactAll(text);
   const limit = maxChars > 0 ? Math.floor(maxChars) : 0;
   if (text.length <= limit + CUT_MARGIN) {
@@ -166,6 +196,17 @@ export function redact(text: string, maxChars?: number, keep: 'start' | 'end' = 
   return keep === 'start'
     ? clipStart(redactAll(headWindow(text, limit + CUT_MARGIN)), limit)
     : clipEnd(redactEnd(text, text.length - limit - CUT_MARGIN), limit);
+}
+
+/**
+ * `text`, the end of a longer text whose character before it is `before`: a piece of text running across
+ * that cut is replaced by a mask (see `headWindow`).
+ */
+function maskLeadingPiece(text: string, before: number): string {
+  if (isBoundary(before) || text.startsWith(MASK)) return text;
+  let next = 0;
+  while (next < text.length && next <= LONGEST_SECRET && !isBoundary(text.charCodeAt(next))) next++;
+  return next === 0 || next > LONGEST_SECRET ? text : `${MASK}${text.slice(next)}`;
 }
 
 function redactAll(text: string): string {
@@ -179,12 +220,13 @@ function redactAll(text: string): string {
 /**
  * The first `size` characters of `text` (which is longer), ready for the rules: a piece running across the
  * cut is replaced by a mask, and so is a URL authority the cut falls in (its `@` would be cut off).
+ * `after`: the character after the cut, when `text` itself was cut there.
  */
-function headWindow(text: string, size: number): string {
+function headWindow(text: string, size: number, after = text.charCodeAt(size)): string {
   let end = size;
   if (isHighSurrogate(text.charCodeAt(end - 1))) end--;
   let start = end;
-  if (!isBoundary(text.charCodeAt(end))) {
+  if (!isBoundary(end < size ? text.charCodeAt(end) : after)) {
     while (start > 0 && end - start <= LONGEST_SECRET && !isBoundary(text.charCodeAt(start - 1))) start--;
     // A piece longer than any secret (a rule of dashes, a flood of one letter) is cut, not masked whole;
     // what is kept of it still goes through the opaque-string rule.
