@@ -7,8 +7,7 @@
  * connections: a value is masked in another connection's text too (over-masking is accepted; leaking is not).
  */
 import { MIN_SECRET_CHARS, SecretMatcher, secretForms } from './secret-matcher.js';
-
-const MASK = '[redacted]';
+import { MASK } from './text-cuts.js';
 
 /** Longest value masked, in characters; a longer value (a whole file) is not looked for. */
 export const MAX_SECRET_CHARS = 16 * 1024;

@@ -4,8 +4,8 @@
  * every character read once (the fail links cost at most one step back per step forward), whatever the
  * number of values. Pure; the registry of the values a caller handed in is known-secrets.ts.
  */
+import { MASK } from './text-cuts.js';
 
-const MASK = '[redacted]';
 /** Most children of a node looked up by walking its list; a node with more has them in a map. */
 const NARROW = 4;
 
