@@ -65,7 +65,8 @@ export interface Authorizer {
 
 /**
  * `authorizer`, with every value it hands out (the credential of each `Authorization` value, the
- * companion headers' values) and every value of its `secrets()` added to `secrets` as it goes.
+ * companion headers' values) and every value of its `secrets()` added to `secrets`: at once, and after
+ * each `authorization()` and `refused()`.
  */
 export function maskingAuthorizer(authorizer: Authorizer, secrets: SecretRegistration): Authorizer {
   const learn = <T>(value: T): T => {
@@ -78,6 +79,8 @@ export function maskingAuthorizer(authorizer: Authorizer, secrets: SecretRegistr
     if (authorizer.secrets !== undefined) secrets.add(authorizer.secrets());
     return value;
   };
+  // Its own secrets (a client secret) are known before the first request: a login may fail quoting one.
+  if (authorizer.secrets !== undefined) secrets.add(authorizer.secrets());
   const masking: Authorizer = {
     authorization: (request) => {
       const value = authorizer.authorization(request);

@@ -15,6 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import { diagnosticsChannels } from '../../src/diagnostics/channels.js';
 import { connect, isMcpError, type McpError } from '../../src/index.js';
+import { oauth } from '../../src/oauth/index.js';
 import { openSettings } from '../../src/settings/index.js';
 import { FIXTURES, fixture, ROOT, textOf } from '../client/helpers.js';
 import { listenLocal, readBody } from '../helpers/http-server.js';
@@ -313,6 +314,73 @@ describe('HTTP: what an authorizer hands out', () => {
         /backend refused key \[redacted\] after \[redacted\]; refresh with \[redacted\]/,
       );
       assertClean('the error', surfaces, [FIRST, SECOND, REFRESH]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('HTTP: the OAuth authorizer', () => {
+  it('its client secret and the access and refresh tokens it got are masked in the server text', async () => {
+    const CLIENT_SECRET = 'plain client words 99';
+    const ACCESS = 'orchard-access-value-77';
+    const REFRESH = 'harbor-refresh-value-88';
+    let origin = '';
+    const json = (res: ServerResponse, status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    // One server plays the MCP server (401 until it gets a token, then a 500 echoing what it knows), its
+    // Protected Resource Metadata, and the authorization server's metadata and token endpoint.
+    const server = createServer((req, res) => {
+      void readBody(req).then(() => {
+        const auth = String(req.headers['authorization'] ?? '');
+        if (req.url === '/.well-known/oauth-protected-resource/mcp') {
+          json(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+        } else if (req.url === '/.well-known/oauth-authorization-server') {
+          json(res, 200, {
+            issuer: origin,
+            token_endpoint: `${origin}/token`,
+            grant_types_supported: ['client_credentials'],
+            token_endpoint_auth_methods_supported: ['client_secret_post'],
+          });
+        } else if (req.url === '/token') {
+          json(res, 200, {
+            access_token: ACCESS,
+            token_type: 'Bearer',
+            expires_in: 3600,
+            refresh_token: REFRESH,
+          });
+        } else if (auth === '') {
+          res.writeHead(401, {
+            'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+          });
+          res.end();
+        } else {
+          res.writeHead(500, { 'content-type': 'text/plain' });
+          res.end(
+            `backend refused key ${auth.slice(7)} (client secret ${CLIENT_SECRET}, refresh ${REFRESH})`,
+          );
+        }
+      });
+    });
+    origin = (await listenLocal(server)).origin;
+    try {
+      const auth = oauth({
+        url: `${origin}/mcp`,
+        clientId: 'service',
+        clientSecret: CLIENT_SECRET,
+        grant: 'client_credentials',
+      });
+      const error = await rejection(connect({ url: `${origin}/mcp`, timeoutMs: 5000 }, { auth }));
+      assert.ok(isMcpError(error), `want McpError, got ${String(error)}`);
+      const surfaces = errorSurfaces(error);
+      assert.match(
+        surfaces,
+        /backend refused key \[redacted\] \(client secret \[redacted\], refresh \[redacted\]\)/,
+      );
+      assertClean('the error', surfaces, [ACCESS, CLIENT_SECRET, REFRESH]);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
