@@ -17,6 +17,7 @@ import { diagnosticsChannels } from '../../src/diagnostics/channels.js';
 import { connect, isMcpError, type McpError } from '../../src/index.js';
 import { oauth } from '../../src/oauth/index.js';
 import { openSettings } from '../../src/settings/index.js';
+import * as worker from '../../src/worker/index.js';
 import { FIXTURES, fixture, ROOT, textOf } from '../client/helpers.js';
 import { listenLocal, readBody } from '../helpers/http-server.js';
 
@@ -128,6 +129,19 @@ describe('stdio: a server echoing its env values', () => {
     assert.ok(isMcpError(error));
     assert.match(error.message, /backend refused key \[redacted\]/);
     assertClean('the error', errorSurfaces(error), [SETTING_VALUE]);
+  });
+
+  it('through the worker thread: the error that crosses to the caller, and the status, show none', async () => {
+    const id = await worker.open(config);
+    try {
+      const error = await rejection(worker.callTool(id, 'fail', {}));
+      assert.ok(isMcpError(error) && error.kind === 'rpc', `want an rpc error, got ${String(error)}`);
+      assert.match(error.message, /backend refused key \[redacted\]/);
+      assertClean('the error from the worker', errorSurfaces(error), [ENV_VALUE]);
+      assertClean('the worker status', JSON.stringify(await worker.status(id)), [ENV_VALUE]);
+    } finally {
+      await worker.close(id);
+    }
   });
 
   it('a tool result holding the value is returned as sent', async () => {
