@@ -181,16 +181,22 @@ export function redact(text: string, maxChars?: number, keep: 'start' | 'end' = 
     if (end === text.length) return redactShaped(known.mask(text), maxChars, keep);
     const head = known.mask(text.slice(0, end), 0, true);
     const size = Math.min(limit + CUT_MARGIN, head.length);
-    return clipStart(redactAll(headWindow(head, size, text.charCodeAt(end))), limit);
+    const after = size < head.length ? head.charCodeAt(size) : text.charCodeAt(end);
+    return clipStart(redactAll(headWindow(head, size, after)), limit);
   }
   let start = text.length - limit - CUT_MARGIN - LINE_LOOKBACK;
   if (start <= 0) return redactShaped(known.mask(text), maxChars, keep);
   if (isLowSurrogate(text.charCodeAt(start))) start++;
   // From `start - longest`, so that a value running across `start` is seen whole; kept from `start` on.
   const from = Math.max(0, start - known.longest);
-  const tail = maskLeadingPiece(known.mask(text.slice(from), start - from), text.charCodeAt(start - 1));
+  const tail = known.mask(text.slice(from), start - from);
   const cut = tail.length - limit - CUT_MARGIN;
-  return clipEnd(cut <= 0 ? redactAll(tail) : redactEnd(tail, cut), limit);
+  // Usually the kept part and its context lie well after `start`, and the rules read the text before
+  // them as it is; only when masks shrank the tail that far is a piece across `start` masked here.
+  if (cut > CUT_MARGIN) return clipEnd(redactEnd(tail, cut), limit);
+  const led = maskLeadingPiece(tail, text.charCodeAt(start - 1));
+  const ledCut = led.length - limit - CUT_MARGIN;
+  return clipEnd(ledCut <= 0 ? redactAll(led) : redactEnd(led, ledCut), limit);
 }
 
 /** `redact` by the rules alone (no value is registered). */

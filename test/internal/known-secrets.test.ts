@@ -114,6 +114,18 @@ describe('known secrets across the cuts of a bounded redact', () => {
     });
   });
 
+  it('keep start: with values registered, a key-shaped piece across the cut is still not shown in part', () => {
+    withSecrets([VALUE], () => {
+      // 17 opaque keys (masked to 10 characters each) bring the cut at 712 characters into view.
+      const keys = `${'a1'.repeat(20)} `.repeat(17);
+      const key = 'Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8';
+      const text = `${keys}${key}${' '.repeat(5000)}`;
+      assert.ok(keys.length < 712 && keys.length + key.length > 712);
+      const out = redact(text, 200);
+      assert.ok(!out.includes('Q1w2E3'), out);
+    });
+  });
+
   it('keep end: a value across the start of the kept tail is not shown in part', () => {
     withSecrets([VALUE], () => {
       for (let at = 90; at <= 110; at++) {
@@ -131,6 +143,49 @@ describe('known secrets across the cuts of a bounded redact', () => {
       const out = redact(text, 200, 'end');
       assert.ok(!out.includes('ü+1/2') && !out.includes('moonlit'), out);
     });
+  });
+});
+
+describe('a registered value that is not in the text changes nothing', () => {
+  it('bounded and unbounded redact give what the shape rules alone give, at every cut', () => {
+    // A small deterministic generator of texts full of what the rules and the cuts care about.
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pieces = [
+      'word ',
+      'Authorization: Bearer abcdefgh12345678 ',
+      'token=s3cr3tvalue ',
+      '{"api_key": "abc def"} ',
+      'https://u:pa55@h/x ',
+      'Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8 ',
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln ',
+      '\n',
+      'ü😀 ',
+      'a'.repeat(40),
+    ];
+    for (let round = 0; round < 60; round++) {
+      let text = '';
+      const length = next(12_000);
+      while (text.length < length) text += pieces[next(pieces.length)];
+      for (const limit of [0, 1, 50, 300, 5000]) {
+        for (const keep of ['start', 'end'] as const) {
+          const alone = redact(text, limit, keep);
+          const known = withSecrets(['absent value 1'], () => redact(text, limit, keep));
+          assert.equal(
+            known,
+            alone,
+            `round ${round}, ${text.length} characters, limit ${limit}, keep ${keep}`,
+          );
+        }
+      }
+      assert.equal(
+        withSecrets(['absent value 1'], () => redact(text)),
+        redact(text),
+      );
+    }
   });
 });
 
