@@ -4,6 +4,7 @@
  * worker boundary as data) and a `delivery` that says whether the request may have reached the server.
  * Messages name the operation and the target, never a secret.
  */
+import { maskKnownInData } from '../internal/known-secrets.js';
 import { redact } from '../internal/redact.js';
 import { type McpErrorData, redactStable, summarizeCause, validateErrorData } from './data.js';
 import type { AnyMcpError } from './guards.js';
@@ -36,7 +37,7 @@ export class McpError extends Error {
   readonly delivery: Delivery;
   /** JSON-RPC error code (always set for `kind: 'rpc'`). */
   readonly code?: number;
-  /** JSON-RPC error data, as the server sent it. */
+  /** JSON-RPC error data, as the server sent it, but for the caller's own secrets (masked, see `redact`). */
   readonly data?: unknown;
   /** HTTP status, when an HTTP response caused the error. */
   readonly status?: number;
@@ -56,7 +57,9 @@ export class McpError extends Error {
     this.kind = kind;
     this.delivery = options.delivery ?? 'not_sent';
     if (options.code !== undefined) this.code = options.code;
-    if (options.data !== undefined) this.data = options.data;
+    // Server data may echo a value the caller handed in (an env value, a token): masked now, so that no
+    // copy (toJSON, a thread boundary, a log) ever holds it.
+    if (options.data !== undefined) this.data = maskKnownInData(options.data);
     if (options.status !== undefined) this.status = options.status;
     if (options.challenge !== undefined) this.challenge = redactChallenge(options.challenge);
     if (options.stderrTail !== undefined)

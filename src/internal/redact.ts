@@ -11,10 +11,24 @@
  * attempt therefore never rescans the run it failed on from the next position. Long opaque strings are
  * found by a scanner. test/internal/redact-linear.test.ts feeds 1 MB of every rule's prefix. Callers that
  * keep or show a bounded part pass `maxChars`: only that much, plus a margin, is looked at.
+ *
+ * Besides guessing by shape, it knows: every value a caller handed in for an open connection (see
+ * known-secrets.ts) is masked by exact match, with its encodings, in one pass before the rules run.
  */
 
-const MASK = '[redacted]';
-const ELLIPSIS = '…';
+import { knownSecrets } from './known-secrets.js';
+import {
+  clipEnd,
+  clipStart,
+  ELLIPSIS,
+  indexOfClosingQuote,
+  indexOfLineBreak,
+  isBoundary,
+  isHighSurrogate,
+  isLowSurrogate,
+  lastIndexOfLineBreak,
+  MASK,
+} from './text-cuts.js';
 
 /** Secret-bearing key names, matched case-insensitively as the end of a key (`access_token`, `X-Api-Key`). */
 const SECRET_NAME =
@@ -156,6 +170,37 @@ const LINE_LOOKBACK = 4096;
  * `…`.
  */
 export function redact(text: string, maxChars?: number, keep: 'start' | 'end' = 'start'): string {
+  const known = knownSecrets();
+  if (known === undefined) return redactShaped(text, maxChars, keep);
+  if (maxChars === undefined) return redactAll(known.mask(text));
+  // The known values are masked first, on the part of the text the rules will look at plus the longest
+  // form: a value running across that part's edge is masked whole (or, at a cut, its start is).
+  const limit = maxChars > 0 ? Math.floor(maxChars) : 0;
+  if (keep === 'start') {
+    const end = Math.min(text.length, limit + CUT_MARGIN + known.longest);
+    if (end === text.length) return redactShaped(known.mask(text), maxChars, keep);
+    const head = known.mask(text.slice(0, end), 0, true);
+    const size = Math.min(limit + CUT_MARGIN, head.length);
+    const after = size < head.length ? head.charCodeAt(size) : text.charCodeAt(end);
+    return clipStart(redactAll(headWindow(head, size, after)), limit);
+  }
+  let start = text.length - limit - CUT_MARGIN - LINE_LOOKBACK;
+  if (start <= 0) return redactShaped(known.mask(text), maxChars, keep);
+  if (isLowSurrogate(text.charCodeAt(start))) start++;
+  // From `start - longest`, so that a value running across `start` is seen whole; kept from `start` on.
+  const from = Math.max(0, start - known.longest);
+  const tail = known.mask(text.slice(from), start - from);
+  const cut = tail.length - limit - CUT_MARGIN;
+  // Usually the kept part and its context lie well after `start`, and the rules read the text before
+  // them as it is; only when masks shrank the tail that far is a piece across `start` masked here.
+  if (cut > CUT_MARGIN) return clipEnd(redactEnd(tail, cut), limit);
+  const led = maskLeadingPiece(tail, text.charCodeAt(start - 1));
+  const ledCut = led.length - limit - CUT_MARGIN;
+  return clipEnd(ledCut <= 0 ? redactAll(led) : redactEnd(led, ledCut), limit);
+}
+
+/** `redact` by the rules alone (no value is registered). */
+function redactShaped(text: string, maxChars: number | undefined, keep: 'start' | 'end'): string {
   if (maxChars === undefined) return redactAll(text);
   const limit = maxChars > 0 ? Math.floor(maxChars) : 0;
   if (text.length <= limit + CUT_MARGIN) {
@@ -166,6 +211,17 @@ export function redact(text: string, maxChars?: number, keep: 'start' | 'end' = 
   return keep === 'start'
     ? clipStart(redactAll(headWindow(text, limit + CUT_MARGIN)), limit)
     : clipEnd(redactEnd(text, text.length - limit - CUT_MARGIN), limit);
+}
+
+/**
+ * `text`, the end of a longer text whose character before it is `before`: a piece of text running across
+ * that cut is replaced by a mask (see `headWindow`).
+ */
+function maskLeadingPiece(text: string, before: number): string {
+  if (isBoundary(before) || text.startsWith(MASK)) return text;
+  let next = 0;
+  while (next < text.length && next <= LONGEST_SECRET && !isBoundary(text.charCodeAt(next))) next++;
+  return next === 0 || next > LONGEST_SECRET ? text : `${MASK}${text.slice(next)}`;
 }
 
 function redactAll(text: string): string {
@@ -179,12 +235,13 @@ function redactAll(text: string): string {
 /**
  * The first `size` characters of `text` (which is longer), ready for the rules: a piece running across the
  * cut is replaced by a mask, and so is a URL authority the cut falls in (its `@` would be cut off).
+ * `after`: the character after the cut, when `text` itself was cut there.
  */
-function headWindow(text: string, size: number): string {
+function headWindow(text: string, size: number, after = text.charCodeAt(size)): string {
   let end = size;
   if (isHighSurrogate(text.charCodeAt(end - 1))) end--;
   let start = end;
-  if (!isBoundary(text.charCodeAt(end))) {
+  if (!isBoundary(end < size ? text.charCodeAt(end) : after)) {
     while (start > 0 && end - start <= LONGEST_SECRET && !isBoundary(text.charCodeAt(start - 1))) start--;
     // A piece longer than any secret (a rule of dashes, a flood of one letter) is cut, not masked whole;
     // what is kept of it still goes through the opaque-string rule.
@@ -280,86 +337,6 @@ const OPEN_JSON_SECRET = new RegExp(
   `"(?<="${KEY_CHAR}*${SECRET_NAME}"\\s*:\\s*")(?:[^"\\\\]|\\\\[\\s\\S])*\\\\?$`,
   'i',
 );
-
-/** `text` cut to `limit - 1` characters (no mask or surrogate pair split), then `…`. */
-function clipStart(text: string, limit: number): string {
-  if (limit === 0) return '';
-  let cut = Math.min(text.length, limit - 1);
-  if (cut > 0 && isLowSurrogate(text.charCodeAt(cut))) cut--;
-  // A mask starting fewer than MASK.length characters before the cut would be split: cut before it.
-  for (let back = 1; back < MASK.length && back <= cut; back++) {
-    if (text.startsWith(MASK, cut - back)) {
-      cut -= back;
-      break;
-    }
-  }
-  return `${text.slice(0, cut)}${ELLIPSIS}`;
-}
-
-/** `…`, then the last `limit - 1` characters of `text` (no mask or surrogate pair split). */
-function clipEnd(text: string, limit: number): string {
-  if (limit === 0) return '';
-  let start = Math.max(0, text.length - (limit - 1));
-  if (start < text.length && isLowSurrogate(text.charCodeAt(start))) start++;
-  // A mask starting fewer than MASK.length characters before the start would be split: start after it.
-  for (let back = 1; back < MASK.length && back <= start; back++) {
-    if (text.startsWith(MASK, start - back)) {
-      start = start - back + MASK.length;
-      break;
-    }
-  }
-  return `${ELLIPSIS}${text.slice(start)}`;
-}
-
-/**
- * Where a piece of text crossing a cut ends: white space and the punctuation that ends a token, a key, an
- * opaque string or a JWT. (A key=value value may go on past it, but that rule masks any start of a value.)
- */
-function isBoundary(code: number): boolean {
-  if (Number.isNaN(code)) return true;
-  if (code <= 0x20 || code === 0x7f || code === 0x85 || code === 0xa0 || code === 0x2028 || code === 0x2029) {
-    return true;
-  }
-  return BOUNDARY_PUNCTUATION.includes(String.fromCharCode(code));
-}
-const BOUNDARY_PUNCTUATION = '"\'`,;&<>()[]{}|';
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
-
-/** Index of the first `\n` or `\r` in `text[from, to)`, or -1. */
-function indexOfLineBreak(text: string, from: number, to: number): number {
-  const end = Math.min(to, text.length);
-  for (let i = from; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x0a || code === 0x0d) return i;
-  }
-  return -1;
-}
-
-/** Index of the last `\n` or `\r` in `text[from, to)`, or -1. */
-function lastIndexOfLineBreak(text: string, from: number, to: number): number {
-  for (let i = to - 1; i >= from; i--) {
-    const code = text.charCodeAt(i);
-    if (code === 0x0a || code === 0x0d) return i;
-  }
-  return -1;
-}
-
-/** Index of the first unescaped `"` at or after `from`, or -1. */
-function indexOfClosingQuote(text: string, from: number): number {
-  for (let i = from; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x5c) i++;
-    else if (code === 0x22) return i;
-  }
-  return -1;
-}
 
 /**
  * The last `maxChars` characters of `text` (whole text when short), starting at a line boundary when one is

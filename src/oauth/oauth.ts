@@ -98,6 +98,21 @@ export class OAuth implements Authorizer {
     return this.#present(token, request);
   }
 
+  /** What the connection masks in server text besides the tokens it sends (see `Authorizer.secrets`). */
+  secrets(): (string | undefined)[] {
+    const { clientSecret, privateKey, assertion, idp } = this.#config;
+    const token = this.#token;
+    return [
+      clientSecret,
+      privateKey,
+      assertion,
+      idp?.clientSecret,
+      idp?.idToken,
+      token?.accessToken,
+      token?.refreshToken,
+    ];
+  }
+
   async refused(refusal: AuthRefusal): Promise<boolean> {
     const challenge = refusal.challenge;
     if (challenge !== undefined) this.#challenge = challenge;

@@ -4,6 +4,7 @@
  * a static `authToken` is the simplest authorizer. Spec: S25/basic/authorization.
  */
 import type { AuthChallenge } from '../errors/index.js';
+import type { SecretRegistration } from '../internal/known-secrets.js';
 
 /** The request an `Authorization` value is asked for. */
 export interface AuthorizationRequest {
@@ -54,6 +55,49 @@ export interface Authorizer {
    * A thrown `McpError` reaches the caller as it is (e.g. "log in again"); any other throw is wrapped.
    */
   refused?(refusal: AuthRefusal): boolean | undefined | Promise<boolean | undefined>;
+  /**
+   * The values this authorizer holds that no text may show (a client secret, a refresh token), asked
+   * after each `authorization()` and `refused()`: the connection masks them, as it masks the
+   * `Authorization` values themselves, in every server text it reports (see `redact`). Optional.
+   */
+  secrets?(): Iterable<string | undefined>;
+}
+
+/**
+ * `authorizer`, with every value it hands out (the credential of each `Authorization` value, the
+ * companion headers' values) and every value of its `secrets()` added to `secrets`: at once, and after
+ * each `authorization()` and `refused()`.
+ */
+export function maskingAuthorizer(authorizer: Authorizer, secrets: SecretRegistration): Authorizer {
+  const learn = <T>(value: T): T => {
+    if (typeof value === 'string') secrets.add(credentialOf(value));
+    else if (typeof value === 'object' && value !== null) {
+      const { authorization, headers } = value as unknown as AuthorizationHeaders;
+      secrets.add(credentialOf(authorization));
+      if (headers !== undefined) secrets.add(Object.values(headers));
+    }
+    if (authorizer.secrets !== undefined) secrets.add(authorizer.secrets());
+    return value;
+  };
+  // Its own secrets (a client secret) are known before the first request: a login may fail quoting one.
+  if (authorizer.secrets !== undefined) secrets.add(authorizer.secrets());
+  const masking: Authorizer = {
+    authorization: (request) => {
+      const value = authorizer.authorization(request);
+      return value instanceof Promise ? value.then(learn) : learn(value);
+    },
+  };
+  const refused = authorizer.refused;
+  if (refused !== undefined) {
+    masking.refused = async (refusal) => learn(await refused.call(authorizer, refusal));
+  }
+  return masking;
+}
+
+/** The whole value and the credential after its scheme (`Bearer <credential>`). */
+function credentialOf(value: string): string[] {
+  const space = value.indexOf(' ');
+  return space < 0 ? [value] : [value, value.slice(space + 1).trim()];
 }
 
 /** The simplest authorizer: the same bearer token on every request. */

@@ -6,6 +6,7 @@
 import type { Dispatcher } from 'undici';
 import type { NormalizedConfig } from '../config/index.js';
 import { McpError } from '../errors/index.js';
+import { registerSecrets, type SecretRegistration } from '../internal/known-secrets.js';
 import type { Settings } from '../settings/settings.js';
 import type { Authorizer } from './authorizer.js';
 import type { Connection } from './connection.js';
@@ -23,21 +24,66 @@ export interface TransportExtras {
   connectionId?: string | undefined;
 }
 
-/** Creates (does not start) the connection for `config`. */
+/**
+ * Creates (does not start) the connection for `config`. Every value the caller handed in for it (`env`
+ * values with `envFrom` resolved, header values, `authToken`, a proxy password) is registered as a known
+ * secret until the connection is closed: `redact` masks it by value in whatever server text it sees.
+ */
 export async function openConnection(
   config: NormalizedConfig,
   extras: TransportExtras = {},
+): Promise<Connection> {
+  const secrets = registerSecrets(configSecrets(config));
+  try {
+    return await open(config, extras, secrets);
+  } catch (error) {
+    secrets.release();
+    throw error;
+  }
+}
+
+/** The values of `config` that may be secret: every `env` and header value, `authToken`, a proxy password. */
+function configSecrets(config: NormalizedConfig): string[] {
+  if (config.transport === 'stdio') return Object.values(config.stdio.env);
+  const { headers, authToken, proxy } = config.http;
+  const values = Object.values(headers);
+  if (authToken !== undefined) values.push(authToken);
+  if (proxy !== undefined) values.push(...proxyCredentials(proxy));
+  return values;
+}
+
+function proxyCredentials(proxy: string): string[] {
+  try {
+    const url = new URL(proxy);
+    return [url.username, url.password].flatMap((part) => {
+      if (part === '') return [];
+      try {
+        return [part, decodeURIComponent(part)];
+      } catch {
+        return [part];
+      }
+    });
+  } catch {
+    return [];
+  }
+}
+
+async function open(
+  config: NormalizedConfig,
+  extras: TransportExtras,
+  secrets: SecretRegistration,
 ): Promise<Connection> {
   if (config.transport === 'stdio') {
     if (extras.auth !== undefined || extras.dispatcher !== undefined) {
       throw new McpError('config', `${config.target}: auth and dispatcher apply to HTTP servers only`);
     }
     const { envFrom, ...stdio } = config.stdio;
-    const ids = { connectionId: extras.connectionId };
+    const ids = { connectionId: extras.connectionId, secrets };
     if (envFrom === undefined) return new StdioConnection(config.stdio, ids);
     // Resolved now, just before the spawn, and never kept in the config (settings load lazily).
     const { resolveEnvFrom } = await import('../settings/env-from.js');
     const resolved = await resolveEnvFrom(envFrom, extras.settings);
+    secrets.add(Object.values(resolved));
     return new StdioConnection({ ...stdio, env: { ...stdio.env, ...resolved } }, ids);
   }
   if (
@@ -59,5 +105,5 @@ export async function openConnection(
     );
   }
   const { HttpConnection } = await import('./http/index.js');
-  return new HttpConnection(config.http, extras);
+  return new HttpConnection(config.http, { ...extras, secrets });
 }

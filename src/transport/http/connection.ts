@@ -6,9 +6,10 @@
 import type { Dispatcher } from 'undici';
 import { debugEnabled, debugNote, newConnectionId } from '../../diagnostics/publish.js';
 import { McpError } from '../../errors/index.js';
+import type { SecretRegistration } from '../../internal/known-secrets.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { carriesVersionHeader } from '../../protocol/versions.js';
-import { type Authorizer, bearerAuthorizer } from '../authorizer.js';
+import { type Authorizer, bearerAuthorizer, maskingAuthorizer } from '../authorizer.js';
 import type {
   Connection,
   ConnectionCloseReport,
@@ -44,6 +45,8 @@ export interface HttpConnectionExtras {
   dispatcher?: Dispatcher | undefined;
   /** The client's id for this connection in diagnostics events (default: a new one). */
   connectionId?: string | undefined;
+  /** The connection's known secrets (see `openConnection`): released once closed. */
+  secrets?: SecretRegistration | undefined;
 }
 
 /**
@@ -60,6 +63,7 @@ export class HttpConnection implements Connection {
   private events: ConnectionEvents | undefined;
   private listener: ListenStream | undefined;
   private closing: Promise<ConnectionCloseReport> | undefined;
+  private readonly secrets: SecretRegistration | undefined;
 
   constructor(options: HttpTransportOptions, extras: HttpConnectionExtras = {}) {
     this.target = `${options.url.origin}${options.url.pathname}`;
@@ -67,8 +71,12 @@ export class HttpConnection implements Connection {
       throw new McpError('config', `${this.target}: give authToken or an authorizer, not both`);
     }
     this.ownsPool = extras.dispatcher === undefined;
-    const authorizer =
+    this.secrets = extras.secrets;
+    const given =
       extras.auth ?? (options.authToken === undefined ? undefined : bearerAuthorizer(options.authToken));
+    // What the authorizer hands out (an OAuth token, refreshed) is masked like the config's values.
+    const authorizer =
+      given === undefined || this.secrets === undefined ? given : maskingAuthorizer(given, this.secrets);
     const connectionId = extras.connectionId ?? newConnectionId();
     this.shell = {
       pool: extras.dispatcher ?? createPool(options),
@@ -163,6 +171,7 @@ export class HttpConnection implements Connection {
     for (const exchange of this.inFlight) exchange.abort();
     if (this.shell.headers.sessionId !== undefined) await this.deleteSession();
     if (this.ownsPool) await this.shell.pool.destroy().catch(() => undefined);
+    this.secrets?.release();
     return {};
   }
 

@@ -14,6 +14,7 @@ import {
   tracingStdioExit,
 } from '../../diagnostics/publish.js';
 import { McpError } from '../../errors/index.js';
+import type { SecretRegistration } from '../../internal/known-secrets.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type {
   Connection,
@@ -88,13 +89,21 @@ export class StdioConnection implements Connection {
   readonly #maxQueuedBytes: number;
   /** The connection's id in diagnostics events. */
   readonly #id: string;
+  readonly #secrets: SecretRegistration | undefined;
   /** When the process was spawned (performance.now()), for the exit event's run time. */
   #spawnedAt = 0;
 
-  /** `ids.connectionId`: the client's id for this connection in diagnostics events (default: a new one). */
-  constructor(options: StdioTransportOptions, ids: { connectionId?: string | undefined } = {}) {
+  /**
+   * `ids.connectionId`: the client's id for this connection in diagnostics events (default: a new one);
+   * `ids.secrets`: its known secrets (see `openConnection`), released once the close report is made.
+   */
+  constructor(
+    options: StdioTransportOptions,
+    ids: { connectionId?: string | undefined; secrets?: SecretRegistration | undefined } = {},
+  ) {
     this.#options = options;
     this.#id = ids.connectionId ?? newConnectionId();
+    this.#secrets = ids.secrets;
     this.target = commandTarget(options.command, options.args);
     // JSON that is not a JSON-RPC message (a JSON log line) is skipped like any other noise.
     this.#decoder = new LineDecoder(options.maxMessageBytes, isMessage);
@@ -251,7 +260,9 @@ export class StdioConnection implements Connection {
    */
   close(options: { graceMs?: number } = {}): Promise<ConnectionCloseReport> {
     this.#silenced = true;
-    this.#teardown ??= this.#shutdown(options.graceMs ?? this.#options.graceMs ?? DEFAULT_GRACE_MS);
+    this.#teardown ??= this.#shutdown(options.graceMs ?? this.#options.graceMs ?? DEFAULT_GRACE_MS).finally(
+      () => this.#secrets?.release(),
+    );
     return this.#teardown;
   }
 
