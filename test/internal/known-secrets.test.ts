@@ -15,6 +15,7 @@ import {
 } from '../../src/internal/known-secrets.js';
 import { redact } from '../../src/internal/redact.js';
 import { SecretMatcher, secretForms } from '../../src/internal/secret-matcher.js';
+import { serverMessage } from '../../src/transport/http/failures.js';
 import { cpuTimed } from '../helpers/cpu-time.js';
 
 /** A value no shape rule masks: words, spaces, quotes, non-ASCII, `+` and `/`. */
@@ -223,6 +224,19 @@ describe('known secrets in errors', () => {
     withSecrets([VALUE], () => {
       const error = new McpError('transport', 'exited', { stderrTail: `line\nkey ${VALUE}\n` });
       assert.equal(error.stderrTail, 'line\nkey [redacted]\n');
+    });
+  });
+
+  it('an HTTP error body quoting a value with a tab and two spaces is masked before its white space is collapsed', () => {
+    const spaced = 'north\twind  rises';
+    withSecrets([spaced], () => {
+      for (const [body, type] of [
+        [`backend refused key ${spaced}\nmore`, 'text/plain'],
+        [JSON.stringify({ error: `backend refused key ${spaced}` }), 'application/json'],
+      ] as const) {
+        const said = serverMessage(body, type);
+        assert.equal(said, 'backend refused key [redacted]');
+      }
     });
   });
 });

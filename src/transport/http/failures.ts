@@ -207,7 +207,9 @@ function fromJson(value: unknown, shown: string | undefined): string | undefined
 
 /** Server text as one safe line (the one terminal sanitizer, see terminal-text.ts), redacted, cut (then `…`). */
 function oneLine(text: string): string | undefined {
-  const clean = terminalText(text.slice(0, SERVER_MESSAGE_MAX * 4), { oneLine: true })
+  // The values the caller handed in are masked before white space is collapsed, which would hide a value
+  // holding a tab or two spaces from the exact match; the shape rules run again on the one line.
+  const clean = terminalText(redact(text, SERVER_MESSAGE_MAX * 4), { oneLine: true })
     .replace(/\s+/g, ' ')
     .trim();
   if (clean === '') return undefined;
