@@ -23,6 +23,7 @@ import {
   OVER_KEY_PATTERNS,
   shapeOf,
 } from './schema-budget.js';
+import { refsResolve } from './schema-refs.js';
 import type { Tool } from './types.js';
 
 /** Deepest nesting of a schema that is checked; a deeper one is refused (`invalid_tool`). */
@@ -321,44 +322,6 @@ function boundedCopy(schema: unknown, inputClass: number, meter: Meter, metered:
 const METERED = new Set(['pattern', 'uniqueItems', 'minLength', 'maxLength']);
 const BOUNDS = Symbol('bounds');
 const SLOW_PATTERN = Symbol('slow pattern');
-
-/**
- * True when every `$ref` and `$recursiveRef` is a fragment that resolves inside the schema: a JSON Pointer
- * from the root (`#/$defs/item`), `#`, or an `$anchor` it defines. Anything else (a URL, a file, another
- * document's `$id`) is refused before the validator sees it, so nothing can be fetched or guessed. (A
- * subschema with its own `$id` may be refused here although it would resolve; the cost of staying simple.)
- */
-function refsResolve(schema: unknown): boolean {
-  const refs: string[] = [];
-  const anchors = new Set<string>();
-  const stack: unknown[] = [schema];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null) continue;
-    const record = node as Record<string, unknown>;
-    for (const key of ['$ref', '$recursiveRef', '$dynamicRef'])
-      if (Object.hasOwn(record, key)) refs.push(typeof record[key] === 'string' ? record[key] : '\u0000');
-    if (typeof record['$anchor'] === 'string') anchors.add(record['$anchor']);
-    for (const value of Object.values(record)) stack.push(value);
-  }
-  return refs.every((ref) => {
-    if (!ref.startsWith('#')) return false;
-    if (ref === '#') return true;
-    if (!ref.startsWith('#/')) return anchors.has(ref.slice(1));
-    let node: unknown = schema;
-    for (const raw of ref.slice(2).split('/')) {
-      let segment: string;
-      try {
-        segment = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-      } catch {
-        return false;
-      }
-      if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return false;
-      node = (node as Record<string, unknown>)[segment];
-    }
-    return typeof node === 'boolean' || (typeof node === 'object' && node !== null && !Array.isArray(node));
-  });
-}
 
 /** The most precise failure: the first error that is not only the sum of the errors below it. */
 export function firstProblem(errors: readonly Unit[]): ArgumentProblem {
