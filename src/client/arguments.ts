@@ -6,9 +6,12 @@
  * that does not resolve inside it is refused — nothing is ever fetched. Errors name the path and the
  * expected type, never a value. A `pattern` runs only where its cost is bounded (`pattern-cost.ts`); the
  * rest is left to the server. The check is metered by the work it does, not the schema's size: past its
- * budget it stops and the schema is refused (`schema-budget.ts`). Spec: S25+26/server/tools
- * (`inputSchema`, default dialect 2020-12).
+ * budget it stops and the schema is refused (`schema-budget.ts`). The meter relies on how the validator
+ * reads a schema, so it is tested once when the validator loads ({@link meterWorks}); a validator it cannot
+ * meter checks only schemas whose work is bounded before it runs, and leaves the others to the server.
+ * Spec: S25+26/server/tools (`inputSchema`, default dialect 2020-12).
  */
+import { debugLog } from '../diagnostics/publish.js';
 import { McpError } from '../errors/index.js';
 import { patternInputLimit } from './pattern-cost.js';
 import {
@@ -20,6 +23,7 @@ import {
   OVER_KEY_PATTERNS,
   shapeOf,
 } from './schema-budget.js';
+import { refsResolve } from './schema-refs.js';
 import type { Tool } from './types.js';
 
 /** Deepest nesting of a schema that is checked; a deeper one is refused (`invalid_tool`). */
@@ -41,7 +45,15 @@ type Unit = { instanceLocation: string; keyword: string; keywordLocation: string
 type Validate = (
   instance: Record<string, unknown>,
   shape: ArgumentShape,
+  evaluations?: number,
 ) => { valid: boolean; errors: Unit[] };
+/** The validator, and whether it passed the meter's self-check. */
+interface Loaded {
+  module: typeof import('@cfworker/json-schema');
+  metered: boolean;
+}
+/** A check not run: the call goes as it is, and the server checks it (as a pattern too costly to run). */
+const UNCHECKED = { valid: true, errors: [] };
 
 /** Keywords whose failure is only the sum of a failure below them: the error below is the precise one. */
 const CONTAINERS = new Set([
@@ -74,19 +86,63 @@ export interface ArgumentProblem {
 }
 
 const compiled = new WeakMap<object, Map<number, Validate>>();
-let loading: Promise<typeof import('@cfworker/json-schema')> | undefined;
+let loading: Promise<Loaded> | undefined;
 
-/** Imports the validator once, on first use; a missing package is a `config` error saying what to install. */
-function loadValidator(): Promise<typeof import('@cfworker/json-schema')> {
-  loading ??= import('@cfworker/json-schema').catch((error: unknown) => {
-    loading = undefined;
-    throw new McpError(
-      'config',
-      'validateArguments needs the optional peer dependency @cfworker/json-schema: npm install @cfworker/json-schema@4',
-      { cause: error },
-    );
-  });
+/**
+ * Imports the validator once, on first use, and tests the meter on it; a missing package is a `config`
+ * error saying what to install.
+ */
+function loadValidator(): Promise<Loaded> {
+  loading ??= import('@cfworker/json-schema').then(
+    (module) => {
+      const metered = meterWorks(module);
+      if (!metered)
+        debugLog(
+          'validateArguments: the installed @cfworker/json-schema cannot be metered (its internals differ from 4.1.6), so an inputSchema with a $ref, $dynamicRef or $recursiveRef, or too large for the arguments, is not checked here and is left to the server',
+        );
+      return { module, metered };
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw new McpError(
+        'config',
+        'validateArguments needs the optional peer dependency @cfworker/json-schema: npm install @cfworker/json-schema@4',
+        { cause: error },
+      );
+    },
+  );
   return loading;
+}
+
+/** A `$ref` chain (root → a → b → the schema of `n`): each object on it must be charged when evaluated. */
+const PROBE: Tool = {
+  name: 'self-check',
+  inputSchema: {
+    type: 'object',
+    $ref: '#/$defs/a',
+    $defs: { a: { $ref: '#/$defs/b' }, b: { properties: { n: { type: 'integer' } } } },
+  },
+};
+const PROBE_ARGS = { n: 1 };
+const PROBE_OBJECTS = 4;
+
+/**
+ * Whether the meter counts the work of the `module` installed: the meter is read through an accessor the
+ * validator happens to read on every schema object it evaluates (`schema-budget.ts`), which a later 4.x
+ * need not do. So the probe is checked through the metered path: every object of its `$ref` chain is
+ * charged, and a run past its budget throws {@link OVER_BUDGET}.
+ */
+export function meterWorks(module: typeof import('@cfworker/json-schema')): boolean {
+  const meter = new Meter();
+  const shape = shapeOf(PROBE_ARGS);
+  try {
+    const validate = compile({ module, metered: true }, PROBE, 'self-check', INPUT_CLASSES[0] ?? 0, meter);
+    if (!validate(PROBE_ARGS, shape).valid || meter.evaluated < PROBE_OBJECTS) return false;
+    validate(PROBE_ARGS, shape, 1);
+    return false;
+  } catch (error) {
+    return error === OVER_BUDGET && meter.evaluated === 1;
+  }
 }
 
 /**
@@ -148,18 +204,19 @@ export async function checkArguments(
 }
 
 function compile(
-  module: typeof import('@cfworker/json-schema'),
+  loaded: Loaded,
   tool: Tool,
   notCalled: string,
   inputClass: number,
+  meter = new Meter(),
 ): Validate {
+  const { module } = loaded;
   const refuse = (why: string, cause?: unknown) =>
     new McpError('invalid_tool', `${notCalled}: its inputSchema ${why}`, {
       data: { tool: tool.name },
       ...(cause === undefined ? {} : { cause }),
     });
-  const meter = new Meter();
-  const copy = boundedCopy(tool.inputSchema, inputClass, meter);
+  const copy = boundedCopy(tool.inputSchema, inputClass, meter, loaded.metered);
   if (copy === BOUNDS)
     return fail(refuse(`is larger than can be checked (${MAX_DEPTH} levels, ${MAX_NODES} values)`));
   if (copy === SLOW_PATTERN)
@@ -177,8 +234,16 @@ function compile(
   } catch (error) {
     return fail(refuse('could not be compiled', error));
   }
+  const run: Validate = (instance, shape, evaluations) =>
+    meter.run(shape, () => validator.validate(instance) as { valid: boolean; errors: Unit[] }, evaluations);
+  if (loaded.metered) return run;
+  // Unmetered, the work is bounded only without references: the validator then reaches each schema object
+  // from its parent, at the same value or one below it, so at most once per value of the arguments (keys
+  // under `propertyNames` are no more than the values). That work must fit the budget the meter would give.
+  // `patternProperties` runs its expressions at each evaluation, on every name: left to the server too.
+  if (meter.unbounded > 0) return () => UNCHECKED;
   return (instance, shape) =>
-    meter.run(shape, () => validator.validate(instance) as { valid: boolean; errors: Unit[] });
+    meter.schemaWeight * shape.values > evaluationsFor(shape) ? UNCHECKED : run(instance, shape);
 }
 
 /** A `Validate` that always throws `error` (cached too: the same schema is refused the same way). */
@@ -203,9 +268,10 @@ function draftOf(schema: unknown): Draft | undefined {
  * A plain copy of the schema, without `format` (an annotation in 2020-12: asserting it could refuse what
  * the server accepts) and without each `pattern` that may not run on strings of `inputClass` characters;
  * {@link BOUNDS} past the bounds, {@link SLOW_PATTERN} for a `patternProperties` expression that may not run
- * on property names. Own enumerable data only; `__proto__` keys stay data.
+ * on property names. Unmetered, without the assertions whose runs the meter counts ({@link METERED}).
+ * Own enumerable data only; `__proto__` keys stay data.
  */
-function boundedCopy(schema: unknown, inputClass: number, meter: Meter): unknown {
+function boundedCopy(schema: unknown, inputClass: number, meter: Meter, metered: boolean): unknown {
   let nodes = 0;
   const copy = (value: unknown, depth: number, inSchema: boolean): unknown => {
     if (++nodes > MAX_NODES || depth > MAX_DEPTH) throw BOUNDS;
@@ -217,6 +283,7 @@ function boundedCopy(schema: unknown, inputClass: number, meter: Meter): unknown
       if (inSchema && key === 'format' && typeof item === 'string') continue;
       if (inSchema && key === 'pattern' && typeof item === 'string' && patternInputLimit(item) < inputClass)
         continue;
+      if (inSchema && !metered && METERED.has(key) && typeof item !== 'object') continue;
       const literal = key === 'enum' || key === 'const' || key === 'default' || key === 'examples';
       const named =
         inSchema &&
@@ -251,46 +318,10 @@ function boundedCopy(schema: unknown, inputClass: number, meter: Meter): unknown
     throw error;
   }
 }
+/** Assertions whose cost per run grows with the arguments: without the meter, left to the server. */
+const METERED = new Set(['pattern', 'uniqueItems', 'minLength', 'maxLength']);
 const BOUNDS = Symbol('bounds');
 const SLOW_PATTERN = Symbol('slow pattern');
-
-/**
- * True when every `$ref` and `$recursiveRef` is a fragment that resolves inside the schema: a JSON Pointer
- * from the root (`#/$defs/item`), `#`, or an `$anchor` it defines. Anything else (a URL, a file, another
- * document's `$id`) is refused before the validator sees it, so nothing can be fetched or guessed. (A
- * subschema with its own `$id` may be refused here although it would resolve; the cost of staying simple.)
- */
-function refsResolve(schema: unknown): boolean {
-  const refs: string[] = [];
-  const anchors = new Set<string>();
-  const stack: unknown[] = [schema];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null) continue;
-    const record = node as Record<string, unknown>;
-    for (const key of ['$ref', '$recursiveRef', '$dynamicRef'])
-      if (Object.hasOwn(record, key)) refs.push(typeof record[key] === 'string' ? record[key] : '\u0000');
-    if (typeof record['$anchor'] === 'string') anchors.add(record['$anchor']);
-    for (const value of Object.values(record)) stack.push(value);
-  }
-  return refs.every((ref) => {
-    if (!ref.startsWith('#')) return false;
-    if (ref === '#') return true;
-    if (!ref.startsWith('#/')) return anchors.has(ref.slice(1));
-    let node: unknown = schema;
-    for (const raw of ref.slice(2).split('/')) {
-      let segment: string;
-      try {
-        segment = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-      } catch {
-        return false;
-      }
-      if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return false;
-      node = (node as Record<string, unknown>)[segment];
-    }
-    return typeof node === 'boolean' || (typeof node === 'object' && node !== null && !Array.isArray(node));
-  });
-}
 
 /** The most precise failure: the first error that is not only the sum of the errors below it. */
 export function firstProblem(errors: readonly Unit[]): ArgumentProblem {

@@ -64,12 +64,25 @@ export class Meter {
   uniqueVisits = Number.POSITIVE_INFINITY;
   lengthChars = Number.POSITIVE_INFINITY;
   shape: ArgumentShape = { name: 0, value: 0, values: 0, widest: 0, longestArray: 0 };
+  /** Schema objects evaluated in the last run (read by the self-check of `arguments.ts`). */
+  evaluated = 0;
+  /** Sum of the weights of the schema objects metered, each counted once. */
+  schemaWeight = 0;
+  /**
+   * Schema objects whose work has no bound but this meter: a `$ref`, `$dynamicRef` or `$recursiveRef`
+   * (expanding), or `patternProperties` (expressions run on every property name, each time).
+   */
+  unbounded = 0;
   private armed = false;
 
-  /** Runs `check` within the budget for arguments of `shape`; throws {@link OVER_BUDGET} past it. */
-  run<T>(shape: ArgumentShape, check: () => T): T {
+  /**
+   * Runs `check` within the budget for arguments of `shape` (or `evaluations`); throws
+   * {@link OVER_BUDGET} past it.
+   */
+  run<T>(shape: ArgumentShape, check: () => T, evaluations = evaluationsFor(shape)): T {
     this.shape = shape;
-    this.evaluations = evaluationsFor(shape);
+    this.evaluated = 0;
+    this.evaluations = evaluations;
     this.patternSteps = PATTERN_STEPS;
     this.uniqueVisits = UNIQUE_VISITS;
     this.lengthChars = LENGTH_CHARS;
@@ -88,6 +101,7 @@ export class Meter {
   /** Charges one evaluation of a schema object weighing `weight`, and its `patternProperties` expressions. */
   evaluate(weight: number, keyPatterns: readonly ParsedPattern[]): void {
     if (!this.armed) return;
+    this.evaluated += 1;
     this.evaluations -= weight;
     if (this.evaluations < 0) throw OVER_BUDGET;
     // Each expression is tried on every property name of the object being checked: they must all run.
@@ -138,6 +152,12 @@ export class Meter {
 export function attachMeter(schema: Record<string, unknown>, meter: Meter): void {
   const anchor = schema['$recursiveAnchor'];
   const weight = weightOf(schema);
+  meter.schemaWeight += weight;
+  if (
+    REFERENCES.some((key) => Object.hasOwn(schema, key)) ||
+    patternKeys(schema['patternProperties']).length > 0
+  )
+    meter.unbounded += 1;
   // An expression that does not compile is left to the validator, which fails on it (the schema is refused).
   const keyPatterns = patternKeys(schema['patternProperties']).filter(isPattern).map(parsePattern);
   Object.defineProperty(schema, '$recursiveAnchor', {
@@ -173,6 +193,8 @@ export function attachMeter(schema: Record<string, unknown>, meter: Meter): void
     configurable: true,
   });
 }
+
+const REFERENCES = ['$ref', '$dynamicRef', '$recursiveRef'];
 
 /**
  * The work of one evaluation of `schema` apart from its subschemas: one per keyword, the entries it loops

@@ -8,18 +8,9 @@
  * per call, so a check that never ends fails its test instead of hanging the runner.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { before, describe, test } from 'node:test';
 import { HOSTILE } from '../fixtures/lib/hostile-schemas.mjs';
-import { ROOT } from './helpers.js';
-
-const HOST = path.join(ROOT, 'test/client/hostile-schemas-host.ts');
-/** Host CPU one call may take, from the issue: refused or finished within 100 ms. */
-const MAX_CPU_MS = 100;
-/** Wall time a call may take in the child before it is taken as hung (the machine may be loaded). */
-const DEADLINE_MS = 10_000;
+import { DEADLINE_MS, MAX_CPU_MS, type Outcome, runTools } from './hostile-schemas-run.js';
 
 /** What each shape must come to: refused (its check cannot be bounded) or sent (the pattern is left to the server). */
 const EXPECTED: Record<string, { outcome: 'invalid_tool' | 'sent'; message?: RegExp }> = {
@@ -38,59 +29,13 @@ const EXPECTED: Record<string, { outcome: 'invalid_tool' | 'sent'; message?: Reg
   lengthChecks: { outcome: 'sent' },
 };
 
-interface Outcome {
-  tool: string;
-  outcome: string;
-  delivery?: string;
-  message?: string;
-  text?: string;
-  received: boolean;
-  cpuMs: number;
-  wallMs: number;
-}
-
-/** Runs the host on `tools`; a call that does not end within the deadline ends the child there. */
-function runHost(tools: string[]): Promise<{ outcomes: Outcome[]; hung?: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', HOST, ...tools], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const outcomes: Outcome[] = [];
-    let current: string | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    let hung: string | undefined;
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      clearTimeout(timer);
-      if (line.startsWith('start ')) {
-        current = line.slice(6);
-        timer = setTimeout(() => {
-          hung = current;
-          child.kill('SIGKILL');
-        }, DEADLINE_MS);
-      } else outcomes.push(JSON.parse(line) as Outcome);
-    });
-    child.on('error', reject);
-    child.on('close', () => {
-      clearTimeout(timer);
-      resolve(hung === undefined ? { outcomes } : { outcomes, hung });
-    });
-  });
-}
-
 describe('validateArguments: a hostile schema never freezes the host (real stdio server, host in a child)', () => {
   const results = new Map<string, Outcome | 'hung'>();
 
   before(async () => {
-    // One child for all shapes; after a hang, a new child goes on with the shapes left.
-    let left = Object.keys(EXPECTED);
-    while (left.length > 0) {
-      const run = await runHost(left);
-      for (const outcome of run.outcomes) results.set(outcome.tool, outcome);
-      if (run.hung === undefined) break;
-      results.set(run.hung, 'hung');
-      left = left.filter((tool) => !results.has(tool));
-    }
+    const run = await runTools(Object.keys(EXPECTED));
+    process.stderr.write(run.stderr);
+    for (const [tool, outcome] of run.results) results.set(tool, outcome);
   });
 
   for (const [tool, expected] of Object.entries(EXPECTED))
