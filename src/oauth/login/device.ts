@@ -47,13 +47,23 @@ export async function deviceLogin(
     userCode: started.user_code,
     expiresInSeconds: started.expires_in,
   });
-  // The device code's own lifetime, or the caller's deadline when that comes first.
-  const deadline = Date.now() + Math.min(started.expires_in * 1000, timeoutMs);
+  // The device code's own lifetime, or the caller's deadline when that comes first. No wait runs past
+  // it: a server asking for a long interval shortens the last poll, never the caller's deadline.
+  const codeMs = started.expires_in * 1000;
+  const deadline = Date.now() + Math.min(codeMs, timeoutMs);
+  const late = (): McpError =>
+    new McpError(
+      'timeout',
+      timeoutMs < codeMs
+        ? `the login was not approved within ${seconds(timeoutMs)}: log in again`
+        : 'the device code expired before the login was approved: log in again',
+    );
   let interval = clamp(started.interval ?? 5);
   for (;;) {
-    await sleep(interval * 1000, signal);
-    if (Date.now() > deadline)
-      throw new McpError('timeout', 'the device code expired before the login was approved: log in again');
+    const left = deadline - Date.now();
+    if (left <= 0) throw late();
+    await sleep(Math.min(interval * 1000, left), signal);
+    if (Date.now() >= deadline) throw late();
     try {
       return await oauth.processDeviceCodeResponse(
         as,
@@ -76,6 +86,10 @@ export async function deviceLogin(
       throw tokenError(endpoint, 'the device code grant', cause);
     }
   }
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
 
 function clamp(seconds: number): number {
