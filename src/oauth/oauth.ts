@@ -19,13 +19,19 @@ import type {
 import { clientAuthentication } from './client-auth.js';
 import { type CheckedConfig, checkConfig, type OAuthConfig } from './config.js';
 import { discoverAuthorizationServer, discoverResource, type ProtectedResource } from './discovery.js';
-import { dpopKeyPair, dpopWanted, proofFor, rememberNonce } from './dpop.js';
+import { bearerOnly, dpopKeyPair, dpopWanted, proofFor, rememberNonce } from './dpop.js';
 import { exchangeForIdJag } from './enterprise.js';
 import { OAuthHttp, shown } from './http.js';
-import { type ClientContext, clientOf, forgetClient } from './known-client.js';
+import { type ClientContext, clientOf, forgetClient, forgetRegistrations } from './known-client.js';
 import { browserLogin } from './login/browser.js';
 import { deviceLogin } from './login/device.js';
-import { defaultPrompt, LOGIN_TIMEOUT_MS, type LoginOptions, type OAuthOptions } from './options.js';
+import {
+  defaultPrompt,
+  LIBRARY_WORDING,
+  LOGIN_TIMEOUT_MS,
+  type LoginOptions,
+  type OAuthOptions,
+} from './options.js';
 import {
   asStored,
   expired,
@@ -114,6 +120,18 @@ export class OAuth implements Authorizer {
         );
         return true;
       }
+      // A DPoP-bound token (dpop: true) at a server that takes Bearer tokens only: no refresh or login
+      // can help while the config insists, so say so once rather than ask for login after login.
+      if (
+        current?.tokenType === 'dpop' &&
+        sent(refusal.authorization, current) &&
+        bearerOnly(refusal.challenges)
+      )
+        throw new McpError(
+          'auth_required',
+          `${this.url} takes Bearer tokens only and refused the DPoP-bound token (${(this.#options.wording ?? LIBRARY_WORDING).dpop}): log in again without it`,
+          { delivery: 'delivered', status: 401, ...(challenge !== undefined ? { challenge } : {}) },
+        );
       // Another process (or call) stored a token other than the one refused: use it.
       if (current !== undefined && !sent(refusal.authorization, current)) return true;
       if (current?.refreshToken !== undefined) {
@@ -188,6 +206,23 @@ export class OAuth implements Authorizer {
     );
     await this.#store.delete(keys.binding(this.#config.endpoint.href));
     return had;
+  }
+
+  /**
+   * Forgets the client autos-mcp registered (dynamic registration) at this server's authorization server,
+   * so that the next login registers anew: the way out when the server forgot the registration (a
+   * restart of one that keeps them in memory). Tokens stay (see `logout()`). Resolves true when there was one.
+   */
+  async forgetRegistration(): Promise<boolean> {
+    const issuers = new Set<string>();
+    const binding = readBinding(await this.#store.get(keys.binding(this.#config.endpoint.href)));
+    if (binding !== undefined) issuers.add(binding.issuer);
+    try {
+      issuers.add((await this.#discover(this.#challenge)).as.issuer);
+    } catch (error) {
+      if (issuers.size === 0) throw error; // no stored login to tell the issuer either
+    }
+    return forgetRegistrations(this.#store, [...issuers]);
   }
 
   async status(): Promise<OAuthStatus> {
@@ -284,6 +319,7 @@ export class OAuth implements Authorizer {
       http: this.#http,
       redirectUri: undefined,
       device: false,
+      wording: this.#options.wording,
     });
     const endpoint = await this.#endpoint(server.as, server.resource.resource, client, this.#dpopFor(server));
     let response: oauth.TokenEndpointResponse;
@@ -355,7 +391,7 @@ export class OAuth implements Authorizer {
       return fresh;
     });
     // Which client, never its secret: a pre-registered secret stays in the config that gave it.
-    const { clientSecret: _secret, ...issuedTo } = client;
+    const { clientSecret: _secret, registrationAccessToken: _management, ...issuedTo } = client;
     await this.#store.set(keys.issuedTo(issuer, client.clientId), asStored(issuedTo));
     await this.#store.set(keys.binding(this.#config.endpoint.href), asStored({ issuer, resource }));
     this.#token = token;
@@ -461,6 +497,7 @@ export class OAuth implements Authorizer {
           http: this.#http,
           redirectUri,
           device: false,
+          wording: this.#options.wording,
         }),
       endpoint: (client) => this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server)),
       forgetClient: (clientId) => this.#forgetClient(as.issuer, clientId),
@@ -482,11 +519,18 @@ export class OAuth implements Authorizer {
       http: this.#http,
       redirectUri: undefined,
       device: true,
+      wording: this.#options.wording,
     });
     const endpoint = await this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server));
     const prompt = options.prompt ?? this.#options.prompt ?? defaultPrompt;
     const timeoutMs = options.timeoutMs ?? LOGIN_TIMEOUT_MS;
-    return { response: await deviceLogin(endpoint, scope, prompt, options.signal, timeoutMs), client };
+    try {
+      return { response: await deviceLogin(endpoint, scope, prompt, options.signal, timeoutMs), client };
+    } catch (error) {
+      if (((error as McpError).cause as { error?: unknown } | undefined)?.error === 'invalid_client')
+        await this.#forgetClient(as.issuer, client.clientId);
+      throw error;
+    }
   }
 }
 

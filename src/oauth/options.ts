@@ -29,7 +29,32 @@ export interface OAuthOptions {
   readonly dispatcher?: Dispatcher;
   /** @internal A fetch of your own (tests). */
   readonly fetch?: FetchLike;
+  /** @internal How messages name the fixes: the CLI names its flags, not these options. */
+  readonly wording?: Wording;
 }
+
+/** How a message names each fix it suggests (a library option, or a CLI flag). */
+export interface Wording {
+  /** Giving a pre-registered client. */
+  readonly clientId: string;
+  /** Allowing dynamic registration. */
+  readonly dcr: string;
+  /** Giving a Client ID Metadata Document URL; undefined when there is no way to. */
+  readonly clientMetadataUrl: string | undefined;
+  /** Dropping the stored registration of this server's authorization server. */
+  readonly forgetRegistration: string;
+  /** Insisting on DPoP-bound tokens. */
+  readonly dpop: string;
+}
+
+/** The library's wording: its own option and method names. */
+export const LIBRARY_WORDING: Wording = {
+  clientId: 'a pre-registered clientId',
+  dcr: 'dcr: true',
+  clientMetadataUrl: 'a clientMetadataUrl',
+  forgetRegistration: 'auth.forgetRegistration()',
+  dpop: 'dpop: true',
+};
 
 export interface LoginOptions {
   /** The challenge an `auth_required` or `forbidden` error carries (default: the last one seen). */

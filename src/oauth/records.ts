@@ -15,6 +15,12 @@ export interface StoredClient {
   readonly via: 'pre-registered' | 'cimd' | 'dcr';
   /** For a registered client: the redirect URI it was registered with. */
   readonly redirectUri?: string;
+  /**
+   * For a registered client, where the server offers RFC 7592 management: its client configuration
+   * endpoint and the token to read it with (a secret, as `clientSecret` is).
+   */
+  readonly registrationClientUri?: string;
+  readonly registrationAccessToken?: string;
 }
 
 export interface StoredToken {
