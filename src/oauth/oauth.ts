@@ -24,14 +24,8 @@ import { exchangeForIdJag } from './enterprise.js';
 import { OAuthHttp, shown } from './http.js';
 import { type ClientContext, clientOf, forgetClient, forgetRegistrations } from './known-client.js';
 import { browserLogin } from './login/browser.js';
-import { deviceLogin } from './login/device.js';
-import {
-  defaultPrompt,
-  LIBRARY_WORDING,
-  LOGIN_TIMEOUT_MS,
-  type LoginOptions,
-  type OAuthOptions,
-} from './options.js';
+import { deviceFlow } from './login/device.js';
+import { LIBRARY_WORDING, type LoginOptions, type OAuthOptions } from './options.js';
 import {
   asStored,
   expired,
@@ -311,16 +305,7 @@ export class OAuth implements Authorizer {
   async #acquire(challenge: AuthChallenge | undefined): Promise<StoredToken> {
     const server = await this.#discover(challenge);
     const { previous, scope } = await this.#scopes(server, challenge, false);
-    const client = await chooseClient({
-      config: this.#config,
-      metadataUrl: this.#metadataUrl,
-      as: server.as,
-      store: this.#store,
-      http: this.#http,
-      redirectUri: undefined,
-      device: false,
-      wording: this.#options.wording,
-    });
+    const client = await this.#chooseClient(server.as, undefined, false);
     const endpoint = await this.#endpoint(server.as, server.resource.resource, client, this.#dpopFor(server));
     let response: oauth.TokenEndpointResponse;
     if (this.#config.grant === 'client_credentials') response = await clientCredentials(endpoint, scope);
@@ -420,6 +405,24 @@ export class OAuth implements Authorizer {
     return found;
   }
 
+  /** The client to be at `as` for a new token (see `chooseClient`). */
+  #chooseClient(
+    as: oauth.AuthorizationServer,
+    redirectUri: string | undefined,
+    device: boolean,
+  ): Promise<StoredClient> {
+    return chooseClient({
+      config: this.#config,
+      metadataUrl: this.#metadataUrl,
+      as,
+      store: this.#store,
+      http: this.#http,
+      redirectUri,
+      device,
+      wording: this.#options.wording,
+    });
+  }
+
   /** What finding a stored token's client needs (see `clientOf`). */
   get #clients(): ClientContext {
     return {
@@ -488,49 +491,23 @@ export class OAuth implements Authorizer {
       store: this.#store,
       options,
       defaults: this.#options,
-      client: (redirectUri) =>
-        chooseClient({
-          config: this.#config,
-          metadataUrl: this.#metadataUrl,
-          as,
-          store: this.#store,
-          http: this.#http,
-          redirectUri,
-          device: false,
-          wording: this.#options.wording,
-        }),
+      client: (redirectUri) => this.#chooseClient(as, redirectUri, false),
       endpoint: (client) => this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server)),
       forgetClient: (clientId) => this.#forgetClient(as.issuer, clientId),
     });
   }
 
-  async #deviceFlow(server: Server, scope: string | undefined, options: LoginOptions) {
+  #deviceFlow(server: Server, scope: string | undefined, options: LoginOptions) {
     const { as } = server;
-    if (typeof as.device_authorization_endpoint !== 'string')
-      throw new McpError(
-        'auth_required',
-        `the authorization server ${as.issuer} offers no device login (RFC 8628)`,
-      );
-    const client = await chooseClient({
-      config: this.#config,
-      metadataUrl: this.#metadataUrl,
+    return deviceFlow({
       as,
-      store: this.#store,
-      http: this.#http,
-      redirectUri: undefined,
-      device: true,
-      wording: this.#options.wording,
+      scope,
+      options,
+      defaults: this.#options,
+      client: () => this.#chooseClient(as, undefined, true),
+      endpoint: (client) => this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server)),
+      forgetClient: (clientId) => this.#forgetClient(as.issuer, clientId),
     });
-    const endpoint = await this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server));
-    const prompt = options.prompt ?? this.#options.prompt ?? defaultPrompt;
-    const timeoutMs = options.timeoutMs ?? LOGIN_TIMEOUT_MS;
-    try {
-      return { response: await deviceLogin(endpoint, scope, prompt, options.signal, timeoutMs), client };
-    } catch (error) {
-      if (((error as McpError).cause as { error?: unknown } | undefined)?.error === 'invalid_client')
-        await this.#forgetClient(as.issuer, client.clientId);
-      throw error;
-    }
   }
 }
 

@@ -9,7 +9,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { connect, isMcpError } from '../../src/index.js';
-import { type CredentialStore, memoryStore, type OAuth, oauth } from '../../src/oauth/index.js';
+import {
+  type CredentialStore,
+  type LoginPrompt,
+  memoryStore,
+  type OAuth,
+  oauth,
+} from '../../src/oauth/index.js';
 import { approveInBrowser, type Browser, launchBrowser } from '../helpers/browser.js';
 import { must } from '../helpers/must.js';
 import {
@@ -40,13 +46,27 @@ async function servers(
   return { as, mcp };
 }
 
-/** The user in chromium: signs in and approves, and the redirect reaches the library's callback. */
+/** The callback requests `approve` made that may still be on their way. */
+const callbacks = new Set<Promise<unknown>>();
+
+/**
+ * The user in chromium: signs in and approves, and the redirect reaches the library's callback. The
+ * login can end on the browser's own request before this one is answered: `settled()` waits for it, so
+ * that it never lands on the next login's callback server (a stored registration keeps its port).
+ */
 async function approve(url: string): Promise<void> {
   const redirect = await approveInBrowser(browser, url);
-  await fetch(redirect).then(
+  const answered = fetch(redirect).then(
     (answer) => answer.arrayBuffer(),
     () => {}, // the browser's own request came first and the callback server is shut
   );
+  callbacks.add(answered);
+  await answered;
+  callbacks.delete(answered);
+}
+
+async function settled(): Promise<void> {
+  await Promise.all(callbacks);
 }
 
 function authorizer(mcp: ProtectedMcpServer, store: CredentialStore, openUrl = approve): OAuth {
@@ -66,6 +86,7 @@ test('RFC 7592: a registration forgotten in a restart is found out before the br
   const { as, mcp } = await servers({ registrationManagement: true });
   const store = memoryStore();
   await authorizer(mcp, store).login();
+  await settled();
   const first = must(as.events.authorizationRequests[0], 'a first authorization').get('client_id');
   assert.equal(as.events.registrations, 1);
   assert.deepEqual(as.events.registrationReads, [], 'a fresh registration is not read back');
@@ -79,6 +100,7 @@ test('RFC 7592: a registration forgotten in a restart is found out before the br
   });
   await auth.login({ timeoutMs: 30_000 });
   const took = performance.now() - started;
+  await settled();
   // One read, answered 401 (RFC 7592 §2.1: the server does not know the client), then a new registration.
   assert.deepEqual(as.events.registrationReads, [401]);
   assert.equal(as.events.registrations, 2);
@@ -97,6 +119,7 @@ test('without RFC 7592: the login times out with a hint, forgetRegistration() dr
   const { as, mcp } = await servers({ registrationManagement: false });
   const store = memoryStore();
   await authorizer(mcp, store).login();
+  await settled();
   assert.equal(as.events.registrations, 1);
 
   await as.restart();
@@ -112,7 +135,7 @@ test('without RFC 7592: the login times out with a hint, forgetRegistration() dr
   );
   const took = performance.now() - started;
   assert.ok(isMcpError(error), `want an autos-mcp error, got ${String(error)}`);
-  assert.equal(error.kind, 'timeout');
+  assert.equal(error.kind, 'timeout', error.message);
   assert.match(error.message, /may have forgotten the client autos-mcp registered/);
   assert.match(error.message, /drop it with auth\.forgetRegistration\(\) and log in again/);
   assert.ok(took < 10_000, `the login kept its 1.5 s deadline (${Math.round(took)} ms)`);
@@ -126,4 +149,30 @@ test('without RFC 7592: the login times out with a hint, forgetRegistration() dr
   await auth.login();
   assert.equal(as.events.registrations, 2);
   assert.deepEqual(await whoami(mcp, auth), [{ type: 'text', text: 'sub=user scope=mcp:read mcp:write' }]);
+});
+
+test('device login: a forgotten registration is refused at once (invalid_client) and dropped; the next login registers anew', async () => {
+  const { as, mcp } = await servers({ registrationManagement: false });
+  const approving = (prompt: LoginPrompt): void => {
+    if (prompt.kind === 'device') void as.approveDevice(prompt.userCode);
+  };
+  const auth = oauth({ url: mcp.url.href, dcr: true }, { store: memoryStore(), prompt: approving });
+  await auth.login({ device: true });
+  assert.equal(as.events.registrations, 1);
+
+  await as.restart();
+  const error = await auth.login({ device: true }).then(
+    () => assert.fail('want invalid_client'),
+    (e: unknown) => e,
+  );
+  assert.ok(isMcpError(error), `want an autos-mcp error, got ${String(error)}`);
+  assert.equal(error.kind, 'auth_required');
+  assert.match(error.message, /\(invalid_client\)/);
+  assert.equal(as.events.deviceCodes, 1, 'no device code for the forgotten client');
+
+  await auth.login({ device: true });
+  assert.equal(as.events.registrations, 2);
+  assert.deepEqual(await whoami(mcp, auth), [
+    { type: 'text', text: 'sub=device-user scope=mcp:read mcp:write' },
+  ]);
 });
