@@ -14,6 +14,7 @@ import { isMcpError } from '../../src/index.js';
 import { memoryStore, oauth, plaintextFileStore } from '../../src/oauth/index.js';
 import { MAX_TOKEN_LIFETIME_S, tokenLifetime } from '../../src/oauth/tokens.js';
 import { listenLocal, readBody } from '../helpers/http-server.js';
+import { must } from '../helpers/must.js';
 
 interface OddServer {
   /** The MCP endpoint (`<origin>/mcp`); the origin is the issuer. */
@@ -139,6 +140,31 @@ describe('token lifetimes', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  test('a token an older version stored with expiresAt null is read as having no expiry, not as expired', async () => {
+    const server = await oddServer({ token: () => token({ expires_in: 3600 }) });
+    const store = memoryStore();
+    const config = {
+      url: server.url.href,
+      grant: 'client_credentials',
+      clientId: 'odd-client',
+      clientSecret: 'odd-client-secret-0123456789',
+    } as const;
+    await oauth(config, { store }).login();
+    const [key] = await store.keys('token ');
+    const stored = must(await store.get(must(key, 'a token key')), 'the stored token');
+    // What JSON made of `expiresAt: Infinity` (expires_in 1e308) before lifetimes were clamped.
+    await store.set(must(key, 'a token key'), { ...stored, expiresAt: null, lifetime: 1e308 });
+    const later = oauth(config, { store });
+    const status = await later.status();
+    assert.equal(status.expired, false);
+    assert.equal(status.expiresAt, undefined);
+    assert.equal(
+      await later.authorization({ url: server.url, method: 'POST' }),
+      'Bearer odd-access-token-0123456789',
+    );
+    assert.deepEqual(server.grants, ['client_credentials'], 'no second token request');
   });
 
   test('a memory store keeps the clamped expiry too, and login() reports it', async () => {
