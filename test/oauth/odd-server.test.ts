@@ -2,7 +2,8 @@
  * What an odd or hostile authorization server can make a login do, against a small real one on loopback
  * (its answers are the field's worst: escape sequences in the device prompt, `expires_in: 1e308`, a poll
  * `interval` of 1e9): the default prompt prints what a terminal shows as written, a lifetime is clamped
- * and survives the store, and no wait runs past the login's deadline.
+ * and survives the store, and no wait runs past the login's deadline. And what of a registration answer is
+ * kept for RFC 7592: a registration access token is only ever sent to the registration endpoint's origin.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { isMcpError } from '../../src/index.js';
 import { memoryStore, oauth, plaintextFileStore } from '../../src/oauth/index.js';
+import { managementOf } from '../../src/oauth/registration-check.js';
 import { MAX_TOKEN_LIFETIME_S, tokenLifetime } from '../../src/oauth/tokens.js';
 import { listenLocal, readBody } from '../helpers/http-server.js';
 import { must } from '../helpers/must.js';
@@ -212,5 +214,41 @@ describe('the device poll interval', () => {
     assert.equal(error.kind, 'timeout');
     assert.match(error.message, /not approved within 300 ms/);
     assert.ok(took < 2000, `want the deadline kept (300 ms), took ${Math.round(took)} ms`);
+  });
+});
+
+describe('the RFC 7592 fields kept from a registration answer', () => {
+  test('kept only with both fields and a URI on the registration endpoint origin (the token goes nowhere else)', () => {
+    const endpoint = 'https://as.example.com/register';
+    const token = 'registration-access-token-0123456789';
+    assert.deepEqual(
+      managementOf(
+        { registration_client_uri: 'https://as.example.com/register/abc', registration_access_token: token },
+        endpoint,
+      ),
+      { registrationClientUri: 'https://as.example.com/register/abc', registrationAccessToken: token },
+    );
+    for (const uri of [
+      'https://elsewhere.example.com/register/abc',
+      'https://as.example.com:8443/register/abc',
+      'http://as.example.com/register/abc',
+      'not a url',
+    ])
+      assert.deepEqual(
+        managementOf({ registration_client_uri: uri, registration_access_token: token }, endpoint),
+        {},
+        uri,
+      );
+    assert.deepEqual(
+      managementOf({ registration_client_uri: 'https://as.example.com/register/abc' }, endpoint),
+      {},
+    );
+    assert.deepEqual(
+      managementOf(
+        { registration_client_uri: 'https://as.example.com/r', registration_access_token: '' },
+        endpoint,
+      ),
+      {},
+    );
   });
 });
