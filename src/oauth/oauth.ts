@@ -36,6 +36,7 @@ import {
   type StoredToken,
 } from './records.js';
 import { chooseClient } from './registration.js';
+import { saveToken } from './save-token.js';
 import { chooseScopes, covered } from './scopes.js';
 import { type LoginResult, loginResult, type OAuthStatus, statusOf } from './status.js';
 import { clientCredentials, jwtBearer, refresh, type TokenEndpoint, toStored } from './tokens.js';
@@ -358,27 +359,12 @@ export class OAuth implements Authorizer {
     scope: string | undefined,
     previous: StoredToken | undefined,
   ): Promise<StoredToken> {
-    const { issuer } = server.as;
-    const { resource } = server.resource;
-    const key = keys.token(issuer, resource);
-    const token = await this.#store.withLock(keys.refreshLock(issuer, resource), async () => {
-      const current = readToken(await this.#store.get(key)) ?? previous;
-      const next = toStored(response, {
-        issuer,
-        resource,
-        clientId: client.clientId,
-        requestedScope: scope,
-        previous: current,
-      });
-      // A fresh login starts a fresh credential: an old refresh token is not carried over.
-      const fresh = response.refresh_token === undefined ? withoutRefresh(next) : next;
-      await this.#store.set(key, asStored(fresh));
-      return fresh;
-    });
-    // Which client, never its secret: a pre-registered secret stays in the config that gave it.
-    const { clientSecret: _secret, registrationAccessToken: _management, ...issuedTo } = client;
-    await this.#store.set(keys.issuedTo(issuer, client.clientId), asStored(issuedTo));
-    await this.#store.set(keys.binding(this.#config.endpoint.href), asStored({ issuer, resource }));
+    const place = {
+      endpoint: this.#config.endpoint.href,
+      issuer: server.as.issuer,
+      resource: server.resource.resource,
+    };
+    const token = await saveToken(this.#store, place, client, response, scope, previous);
     this.#token = token;
     this.#loaded = true;
     return token;
@@ -516,9 +502,4 @@ function sent(authorization: string | undefined, token: StoredToken): boolean {
   return (
     authorization !== undefined && authorization.slice(authorization.indexOf(' ') + 1) === token.accessToken
   );
-}
-
-function withoutRefresh(token: StoredToken): StoredToken {
-  const { refreshToken: _dropped, ...rest } = token;
-  return rest;
 }

@@ -111,6 +111,7 @@ test('RFC 7592: a registration forgotten in a restart is found out before the br
 
   // A registration the server still knows is read (200) and used as it is.
   await authorizer(mcp, store).login();
+  await settled();
   assert.deepEqual(as.events.registrationReads, [401, 200]);
   assert.equal(as.events.registrations, 2);
 });
@@ -147,6 +148,7 @@ test('without RFC 7592: the login times out with a hint, forgetRegistration() dr
   assert.equal(await auth.forgetRegistration(), true);
   assert.equal(await auth.forgetRegistration(), false, 'nothing left to forget');
   await auth.login();
+  await settled();
   assert.equal(as.events.registrations, 2);
   assert.deepEqual(await whoami(mcp, auth), [{ type: 'text', text: 'sub=user scope=mcp:read mcp:write' }]);
 });
