@@ -50,9 +50,8 @@ async function servers(
 const callbacks = new Set<Promise<unknown>>();
 
 /**
- * The user in chromium: signs in and approves, and the redirect reaches the library's callback. The
- * login can end on the browser's own request before this one is answered: `settled()` waits for it, so
- * that it never lands on the next login's callback server (a stored registration keeps its port).
+ * The user in chromium: signs in and approves, and the redirect reaches the library's callback (the
+ * browser's own request to it may come first; the login ends on whichever does).
  */
 async function approve(url: string): Promise<void> {
   const redirect = await approveInBrowser(browser, url);
@@ -65,8 +64,16 @@ async function approve(url: string): Promise<void> {
   callbacks.delete(answered);
 }
 
+/**
+ * Ends one login's user: its own callback requests answered, and the browser gone with any request it
+ * still had on the way. A login on a stored registration listens on the port that registration names, the
+ * previous login's: a late request from the previous login's browser would land there and be refused as
+ * a callback whose state does not match this login.
+ */
 async function settled(): Promise<void> {
   await Promise.all(callbacks);
+  await browser.close();
+  browser = await launchBrowser();
 }
 
 function authorizer(mcp: ProtectedMcpServer, store: CredentialStore, openUrl = approve): OAuth {
