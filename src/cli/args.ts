@@ -26,6 +26,8 @@ export interface ParsedArgs {
   dcr: boolean;
   /** `login`: ask for DPoP-bound tokens (RFC 9449) where the authorization server offers them. */
   dpop: boolean;
+  /** `logout`: also forget the client registered (dynamic registration) at the authorization server. */
+  forgetRegistration: boolean;
   /** `login`: a pre-registered client id. */
   clientId: string | undefined;
   /** `login`: the name of the environment variable that holds the client secret (never the secret). */
@@ -138,6 +140,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     noBrowser: false,
     dcr: false,
     dpop: false,
+    forgetRegistration: false,
     clientId: undefined,
     clientSecretEnv: undefined,
     scopes: [],
@@ -169,6 +172,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     else if (arg === '--version' || arg === '-V') parsed.version = true;
     else if (arg === '--trust-project') parsed.trustProject = true;
     else if (FLAG_OPTIONS.has(arg)) applyFlag(parsed, arg);
+    else if (arg === '--forget-registration') parsed.forgetRegistration = true;
     else if (SETTINGS_FLAGS.has(arg)) applySettingsFlag(parsed, arg, envAndHeaders);
     else if (arg === '--client-secret' || arg.startsWith('--client-secret='))
       throw new UsageError(

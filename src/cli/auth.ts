@@ -21,6 +21,7 @@ import type {
   OAuthConfig,
   OAuthStatus,
 } from '../oauth/index.js';
+import type { Wording } from '../oauth/options.js';
 import { configDir } from '../store/paths.js';
 import { type ParsedArgs, targetUrl, UsageError } from './args.js';
 import { safeText } from './format.js';
@@ -62,7 +63,22 @@ async function openStore(): Promise<{ mod: OAuthModule; store: CredentialStore }
   return {
     mod,
     store:
-      dir === undefined ? mod.keyringStore(`oauth.${CLI_STORE}`) : mod.plaintextFileStore(CLI_STORE, { dir }),
+      dir === undefined
+        ? mod.keyringStore(`oauth.${CLI_STORE}`, {
+            otherwise: `set ${STORE_ENV}=<dir> to keep logins in a plaintext file <dir>/${CLI_STORE}.json (0600) instead`,
+          })
+        : mod.plaintextFileStore(CLI_STORE, { dir }),
+  };
+}
+
+/** How the OAuth module's messages name the fixes here: the CLI's flags, not the library's options. */
+function cliWording(url: string): Wording {
+  return {
+    clientId: 'a pre-registered client with --client-id',
+    dcr: '--dcr',
+    clientMetadataUrl: undefined,
+    forgetRegistration: `autos-mcp logout --forget-registration ${shellWord(shownUrl(url))}`,
+    dpop: '--dpop',
   };
 }
 
@@ -150,7 +166,7 @@ export async function storedLogin(config: ServerConfig, io: CliIo): Promise<OAut
     const endpoint = new URL(config.url).href;
     if (!(await mod.storedLogins(store)).includes(endpoint)) return undefined;
     const record = readRecord(await store.get(CLI_PREFIX + endpoint));
-    const auth = mod.createOAuth(configFor(config.url, record), { store });
+    const auth = mod.createOAuth(configFor(config.url, record), { store, wording: cliWording(config.url) });
     return (await auth.status()).issuer === undefined ? undefined : auth;
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
@@ -263,7 +279,7 @@ export async function loginCommand(parsed: ParsedArgs, io: CliIo): Promise<numbe
     ...(parsed.dpop ? { dpop: true } : {}),
   };
   const { mod, store } = await openStore();
-  const auth = mod.createOAuth(config, { store });
+  const auth = mod.createOAuth(config, { store, wording: cliWording(url) });
 
   const timeoutMs = parsed.timeoutMs;
   const controller = new AbortController();
@@ -273,7 +289,12 @@ export async function loginCommand(parsed: ParsedArgs, io: CliIo): Promise<numbe
       ? undefined
       : setTimeout(() => {
           timedOut = true;
-          controller.abort();
+          // A timeout as the reason: a login waiting for the browser ends with it (and its hints).
+          controller.abort(
+            new McpError('timeout', `the login did not finish within ${timeoutMs} ms (--timeout)`, {
+              delivery: 'not_sent',
+            }),
+          );
         }, timeoutMs);
   if (!parsed.device && !parsed.noBrowser)
     io.stderr.write(
@@ -324,15 +345,27 @@ export async function logoutCommand(parsed: ParsedArgs, io: CliIo): Promise<numb
   const url = urlArgument(parsed, 'logout');
   const endpoint = endpointOf(url);
   const { mod, store } = await openStore();
-  const removed = await mod.createOAuth({ url }, { store }).logout();
+  const auth = mod.createOAuth({ url }, { store, wording: cliWording(url) });
+  // The registration first: its issuer may be found through the stored login that logout removes.
+  const forgotten = parsed.forgetRegistration ? await auth.forgetRegistration() : undefined;
+  const removed = await auth.logout();
   // Read first: deleting a key that is not there would still create the store directory.
   if ((await store.get(CLI_PREFIX + endpoint)) !== undefined) await store.delete(CLI_PREFIX + endpoint);
-  if (parsed.json) io.stdout.write(`${JSON.stringify({ url: shownUrl(url), removed })}\n`);
-  else
+  if (parsed.json) {
+    const registration = forgotten === undefined ? {} : { registrationForgotten: forgotten };
+    io.stdout.write(`${JSON.stringify({ url: shownUrl(url), removed, ...registration })}\n`);
+    return 0;
+  }
+  io.stdout.write(
+    removed
+      ? `Logged out of ${shownUrl(url)}: its tokens were removed from ${store.description}\n`
+      : `Not logged in to ${shownUrl(url)}: nothing was removed\n`,
+  );
+  if (forgotten !== undefined)
     io.stdout.write(
-      removed
-        ? `Logged out of ${shownUrl(url)}: its tokens were removed from ${store.description}\n`
-        : `Not logged in to ${shownUrl(url)}: nothing was removed\n`,
+      forgotten
+        ? 'The client registered at its authorization server was forgotten: the next login registers anew (--dcr)\n'
+        : 'No client registration was stored for its authorization server\n',
     );
   return 0;
 }

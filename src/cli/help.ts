@@ -101,13 +101,18 @@ tools, call and discover then use them (and refresh them) for that URL. Never st
   --scope <s>            a scope to ask for (repeatable; default: what the server asks for)
   --timeout <ms>         give up waiting for the user after this long (default 5 minutes)
   --json                 print the result as JSON: issuer, resource, scopes, expiresAt, refreshable
-Prints the issuer, scopes and expiry, never a token. The store is a private file (0600) in the user's
-config directory (~/.config/autos-mcp/oauth/cli.json on Linux); ${STORE_ENV}=<dir> keeps it
-in <dir>/cli.json instead.`,
-  logout: `Usage: autos-mcp logout [--json] <url>
+Prints the issuer, scopes and expiry, never a token. Logins are kept in the OS credential store
+(service autos-mcp/oauth.cli: the Secret Service on Linux, the macOS Keychain, Windows Credential
+Manager); ${STORE_ENV}=<dir> keeps them in a plaintext file <dir>/cli.json (0600) instead, e.g. on
+a machine without one.
+A login that never comes back from the browser after the server restarted may be using a registration
+(--dcr) the server forgot: autos-mcp logout --forget-registration <url>, then log in again.`,
+  logout: `Usage: autos-mcp logout [--forget-registration] [--json] <url>
 
 Removes the tokens of <url> from the CLI's credential store and says whether there were any. Client
-registrations stay.`,
+registrations stay, unless:
+  --forget-registration  also forget the client registered (--dcr) at its authorization server, e.g.
+                         one that forgot it in a restart; the next login --dcr registers anew`,
   auth: `Usage: autos-mcp auth status [--json] [<url>]
 
 With a URL: whether it is logged in, the issuer, scopes, expiry, whether the login can be refreshed, and

@@ -65,6 +65,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return usageError(io, json, '--out is an option of types', HELP[command]);
   if (command !== 'login' && parsed.loginOptions.length > 0)
     return usageError(io, json, `${parsed.loginOptions[0]} is an option of login`, HELP[command]);
+  if (command !== 'logout' && parsed.forgetRegistration)
+    return usageError(io, json, '--forget-registration is an option of logout', HELP[command]);
   const misplaced =
     command === 'settings'
       ? undefined

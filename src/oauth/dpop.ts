@@ -5,6 +5,7 @@
  */
 import type { webcrypto } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
+import type { AuthChallenge } from '../errors/index.js';
 import type { CredentialStore } from '../store/types.js';
 import { asStored, keys } from './records.js';
 
@@ -24,6 +25,17 @@ export function dpopWanted(
   if (configured !== undefined) return configured;
   const algs = as.dpop_signing_alg_values_supported;
   return resourceTakesDpop && Array.isArray(algs) && algs.includes(ALGORITHM);
+}
+
+/**
+ * True when a 401 says the resource server takes Bearer tokens only: it challenges, and never with `DPoP`
+ * (RFC 9449 §7.1: a resource server that takes DPoP-bound tokens names the DPoP scheme in its challenge).
+ */
+export function bearerOnly(challenges: readonly AuthChallenge[]): boolean {
+  return (
+    challenges.some((c) => c.scheme.toLowerCase() === 'bearer') &&
+    !challenges.some((c) => c.scheme.toLowerCase() === 'dpop')
+  );
 }
 
 export async function dpopKeyPair(store: CredentialStore, issuer: string): Promise<webcrypto.CryptoKeyPair> {

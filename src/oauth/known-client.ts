@@ -60,3 +60,17 @@ export async function forgetClient(store: CredentialStore, issuer: string, clien
   const stored = readClient(await store.get(keys.client(issuer)));
   if (stored?.clientId === clientId) await store.delete(keys.client(issuer));
 }
+
+/** Forgets the stored registration at each of `issuers`; true when there was one. */
+export async function forgetRegistrations(
+  store: CredentialStore,
+  issuers: readonly string[],
+): Promise<boolean> {
+  let had = false;
+  for (const issuer of issuers) {
+    if (readClient(await store.get(keys.client(issuer))) === undefined) continue;
+    await store.delete(keys.client(issuer));
+    had = true;
+  }
+  return had;
+}

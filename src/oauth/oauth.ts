@@ -19,13 +19,13 @@ import type {
 import { clientAuthentication } from './client-auth.js';
 import { type CheckedConfig, checkConfig, type OAuthConfig } from './config.js';
 import { discoverAuthorizationServer, discoverResource, type ProtectedResource } from './discovery.js';
-import { dpopKeyPair, dpopWanted, proofFor, rememberNonce } from './dpop.js';
+import { bearerOnly, dpopKeyPair, dpopWanted, proofFor, rememberNonce } from './dpop.js';
 import { exchangeForIdJag } from './enterprise.js';
 import { OAuthHttp, shown } from './http.js';
-import { type ClientContext, clientOf, forgetClient } from './known-client.js';
+import { type ClientContext, clientOf, forgetClient, forgetRegistrations } from './known-client.js';
 import { browserLogin } from './login/browser.js';
-import { deviceLogin } from './login/device.js';
-import { defaultPrompt, LOGIN_TIMEOUT_MS, type LoginOptions, type OAuthOptions } from './options.js';
+import { deviceFlow } from './login/device.js';
+import { LIBRARY_WORDING, type LoginOptions, type OAuthOptions } from './options.js';
 import {
   asStored,
   expired,
@@ -36,6 +36,7 @@ import {
   type StoredToken,
 } from './records.js';
 import { chooseClient } from './registration.js';
+import { saveToken } from './save-token.js';
 import { chooseScopes, covered } from './scopes.js';
 import { type LoginResult, loginResult, type OAuthStatus, statusOf } from './status.js';
 import { clientCredentials, jwtBearer, refresh, type TokenEndpoint, toStored } from './tokens.js';
@@ -130,6 +131,18 @@ export class OAuth implements Authorizer {
         );
         return true;
       }
+      // A DPoP-bound token (dpop: true) at a server that takes Bearer tokens only: no refresh or login
+      // can help while the config insists, so say so once rather than ask for login after login.
+      if (
+        current?.tokenType === 'dpop' &&
+        sent(refusal.authorization, current) &&
+        bearerOnly(refusal.challenges)
+      )
+        throw new McpError(
+          'auth_required',
+          `${this.url} takes Bearer tokens only and refused the DPoP-bound token (${(this.#options.wording ?? LIBRARY_WORDING).dpop}): log in again without it`,
+          { delivery: 'delivered', status: 401, ...(challenge !== undefined ? { challenge } : {}) },
+        );
       // Another process (or call) stored a token other than the one refused: use it.
       if (current !== undefined && !sent(refusal.authorization, current)) return true;
       if (current?.refreshToken !== undefined) {
@@ -204,6 +217,23 @@ export class OAuth implements Authorizer {
     );
     await this.#store.delete(keys.binding(this.#config.endpoint.href));
     return had;
+  }
+
+  /**
+   * Forgets the client autos-mcp registered (dynamic registration) at this server's authorization server,
+   * so that the next login registers anew: the way out when the server forgot the registration (a
+   * restart of one that keeps them in memory). Tokens stay (see `logout()`). Resolves true when there was one.
+   */
+  async forgetRegistration(): Promise<boolean> {
+    const issuers = new Set<string>();
+    const binding = readBinding(await this.#store.get(keys.binding(this.#config.endpoint.href)));
+    if (binding !== undefined) issuers.add(binding.issuer);
+    try {
+      issuers.add((await this.#discover(this.#challenge)).as.issuer);
+    } catch (error) {
+      if (issuers.size === 0) throw error; // no stored login to tell the issuer either
+    }
+    return forgetRegistrations(this.#store, [...issuers]);
   }
 
   async status(): Promise<OAuthStatus> {
@@ -292,15 +322,7 @@ export class OAuth implements Authorizer {
   async #acquire(challenge: AuthChallenge | undefined): Promise<StoredToken> {
     const server = await this.#discover(challenge);
     const { previous, scope } = await this.#scopes(server, challenge, false);
-    const client = await chooseClient({
-      config: this.#config,
-      metadataUrl: this.#metadataUrl,
-      as: server.as,
-      store: this.#store,
-      http: this.#http,
-      redirectUri: undefined,
-      device: false,
-    });
+    const client = await this.#chooseClient(server.as, undefined, false);
     const endpoint = await this.#endpoint(server.as, server.resource.resource, client, this.#dpopFor(server));
     let response: oauth.TokenEndpointResponse;
     if (this.#config.grant === 'client_credentials') response = await clientCredentials(endpoint, scope);
@@ -353,27 +375,12 @@ export class OAuth implements Authorizer {
     scope: string | undefined,
     previous: StoredToken | undefined,
   ): Promise<StoredToken> {
-    const { issuer } = server.as;
-    const { resource } = server.resource;
-    const key = keys.token(issuer, resource);
-    const token = await this.#store.withLock(keys.refreshLock(issuer, resource), async () => {
-      const current = readToken(await this.#store.get(key)) ?? previous;
-      const next = toStored(response, {
-        issuer,
-        resource,
-        clientId: client.clientId,
-        requestedScope: scope,
-        previous: current,
-      });
-      // A fresh login starts a fresh credential: an old refresh token is not carried over.
-      const fresh = response.refresh_token === undefined ? withoutRefresh(next) : next;
-      await this.#store.set(key, asStored(fresh));
-      return fresh;
-    });
-    // Which client, never its secret: a pre-registered secret stays in the config that gave it.
-    const { clientSecret: _secret, ...issuedTo } = client;
-    await this.#store.set(keys.issuedTo(issuer, client.clientId), asStored(issuedTo));
-    await this.#store.set(keys.binding(this.#config.endpoint.href), asStored({ issuer, resource }));
+    const place = {
+      endpoint: this.#config.endpoint.href,
+      issuer: server.as.issuer,
+      resource: server.resource.resource,
+    };
+    const token = await saveToken(this.#store, place, client, response, scope, previous);
     this.#token = token;
     this.#loaded = true;
     return token;
@@ -398,6 +405,24 @@ export class OAuth implements Authorizer {
       this.#servers.set(issuer, found);
     }
     return found;
+  }
+
+  /** The client to be at `as` for a new token (see `chooseClient`). */
+  #chooseClient(
+    as: oauth.AuthorizationServer,
+    redirectUri: string | undefined,
+    device: boolean,
+  ): Promise<StoredClient> {
+    return chooseClient({
+      config: this.#config,
+      metadataUrl: this.#metadataUrl,
+      as,
+      store: this.#store,
+      http: this.#http,
+      redirectUri,
+      device,
+      wording: this.#options.wording,
+    });
   }
 
   /** What finding a stored token's client needs (see `clientOf`). */
@@ -459,41 +484,23 @@ export class OAuth implements Authorizer {
       store: this.#store,
       options,
       defaults: this.#options,
-      client: (redirectUri) =>
-        chooseClient({
-          config: this.#config,
-          metadataUrl: this.#metadataUrl,
-          as,
-          store: this.#store,
-          http: this.#http,
-          redirectUri,
-          device: false,
-        }),
+      client: (redirectUri) => this.#chooseClient(as, redirectUri, false),
       endpoint: (client) => this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server)),
       forgetClient: (clientId) => forgetClient(this.#store, as.issuer, clientId),
     });
   }
 
-  async #deviceFlow(server: Server, scope: string | undefined, options: LoginOptions) {
+  #deviceFlow(server: Server, scope: string | undefined, options: LoginOptions) {
     const { as } = server;
-    if (typeof as.device_authorization_endpoint !== 'string')
-      throw new McpError(
-        'auth_required',
-        `the authorization server ${as.issuer} offers no device login (RFC 8628)`,
-      );
-    const client = await chooseClient({
-      config: this.#config,
-      metadataUrl: this.#metadataUrl,
+    return deviceFlow({
       as,
-      store: this.#store,
-      http: this.#http,
-      redirectUri: undefined,
-      device: true,
+      scope,
+      options,
+      defaults: this.#options,
+      client: () => this.#chooseClient(as, undefined, true),
+      endpoint: (client) => this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server)),
+      forgetClient: (clientId) => forgetClient(this.#store, as.issuer, clientId),
     });
-    const endpoint = await this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server));
-    const prompt = options.prompt ?? this.#options.prompt ?? defaultPrompt;
-    const timeoutMs = options.timeoutMs ?? LOGIN_TIMEOUT_MS;
-    return { response: await deviceLogin(endpoint, scope, prompt, options.signal, timeoutMs), client };
   }
 }
 
@@ -502,9 +509,4 @@ function sent(authorization: string | undefined, token: StoredToken): boolean {
   return (
     authorization !== undefined && authorization.slice(authorization.indexOf(' ') + 1) === token.accessToken
   );
-}
-
-function withoutRefresh(token: StoredToken): StoredToken {
-  const { refreshToken: _dropped, ...rest } = token;
-  return rest;
 }

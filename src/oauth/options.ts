@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { AuthChallenge } from '../errors/index.js';
+import { terminalText } from '../internal/terminal-text.js';
 import type { CredentialStore } from '../store/types.js';
 import type { Resolve } from './address-guard.js';
 import type { FetchLike } from './http.js';
@@ -34,7 +35,32 @@ export interface OAuthOptions {
   readonly fetch?: FetchLike;
   /** @internal The resolver of host names (tests); default the system's. */
   readonly resolve?: Resolve;
+  /** @internal How messages name the fixes: the CLI names its flags, not these options. */
+  readonly wording?: Wording;
 }
+
+/** How a message names each fix it suggests (a library option, or a CLI flag). */
+export interface Wording {
+  /** Giving a pre-registered client. */
+  readonly clientId: string;
+  /** Allowing dynamic registration. */
+  readonly dcr: string;
+  /** Giving a Client ID Metadata Document URL; undefined when there is no way to. */
+  readonly clientMetadataUrl: string | undefined;
+  /** Dropping the stored registration of this server's authorization server. */
+  readonly forgetRegistration: string;
+  /** Insisting on DPoP-bound tokens. */
+  readonly dpop: string;
+}
+
+/** The library's wording: its own option and method names. */
+export const LIBRARY_WORDING: Wording = {
+  clientId: 'a pre-registered clientId',
+  dcr: 'dcr: true',
+  clientMetadataUrl: 'a clientMetadataUrl',
+  forgetRegistration: 'auth.forgetRegistration()',
+  dpop: 'dpop: true',
+};
 
 export interface LoginOptions {
   /** The challenge an `auth_required` or `forbidden` error carries (default: the last one seen). */
@@ -53,11 +79,22 @@ export interface LoginOptions {
 /** How long a login waits for the user by default. */
 export const LOGIN_TIMEOUT_MS = 5 * 60_000;
 
-/** Shows a login prompt on stderr (the default of `prompt`). */
+/** Longest prompt field shown: a URL or a user code past this is cut (with a marker), never a flood. */
+const PROMPT_FIELD_MAX = 4096;
+
+/**
+ * A prompt field (a URL, a user code: the authorization server chose them) as one line a terminal shows
+ * as written: no escape sequence (OSC 8 links, title changes, screen clears), no control or bidi character.
+ */
+export function promptField(text: string): string {
+  return terminalText(text, { oneLine: true, max: PROMPT_FIELD_MAX });
+}
+
+/** Shows a login prompt on stderr (the default of `prompt`), every server-chosen field sanitized. */
 export function defaultPrompt(prompt: LoginPrompt): void {
   const text =
     prompt.kind === 'browser'
-      ? `Open this URL in a browser to log in:\n  ${prompt.url}\n`
-      : `To log in, open ${prompt.verificationUri} and enter the code ${prompt.userCode}\n`;
+      ? `Open this URL in a browser to log in:\n  ${promptField(prompt.url)}\n`
+      : `To log in, open ${promptField(prompt.verificationUri)} and enter the code ${promptField(prompt.userCode)}\n`;
   process.stderr.write(text);
 }

@@ -15,6 +15,12 @@ export interface StoredClient {
   readonly via: 'pre-registered' | 'cimd' | 'dcr';
   /** For a registered client: the redirect URI it was registered with. */
   readonly redirectUri?: string;
+  /**
+   * For a registered client, where the server offers RFC 7592 management: its client configuration
+   * endpoint and the token to read it with (a secret, as `clientSecret` is).
+   */
+  readonly registrationClientUri?: string;
+  readonly registrationAccessToken?: string;
 }
 
 export interface StoredToken {
@@ -61,9 +67,13 @@ export function asStored<T extends object>(value: T): StoredValue {
 
 export function readToken(value: StoredValue | undefined): StoredToken | undefined {
   if (value === undefined) return undefined;
-  return typeof value['accessToken'] === 'string' && typeof value['issuer'] === 'string'
-    ? (value as unknown as StoredToken)
-    : undefined;
+  if (typeof value['accessToken'] !== 'string' || typeof value['issuer'] !== 'string') return undefined;
+  const token = value as unknown as StoredToken;
+  // An expiry that is not a finite number (an older version stored \`expires_in: 1e308\` as null) is no
+  // expiry at all: the server's 401 says when the token is done.
+  if (token.expiresAt === undefined || Number.isFinite(token.expiresAt)) return token;
+  const { expiresAt: _unreadable, lifetime: _lifetime, ...rest } = token;
+  return rest;
 }
 
 export function readClient(value: StoredValue | undefined): StoredClient | undefined {

@@ -10,7 +10,9 @@ import type { CredentialStore } from '../store/types.js';
 import { pickAuthMethod } from './client-auth.js';
 import type { CheckedConfig } from './config.js';
 import type { OAuthHttp } from './http.js';
+import { LIBRARY_WORDING, type Wording } from './options.js';
 import { asStored, keys, readClient, type StoredClient } from './records.js';
+import { managementOf, registrationForgotten } from './registration-check.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -24,6 +26,8 @@ export interface ClientChoice {
   /** The redirect URI a registration must carry (the loopback callback); undefined for other grants. */
   readonly redirectUri: string | undefined;
   readonly device: boolean;
+  /** How messages name the fixes (default: the library's option names). */
+  readonly wording?: Wording | undefined;
 }
 
 export async function chooseClient(choice: ClientChoice): Promise<StoredClient> {
@@ -44,14 +48,26 @@ export async function chooseClient(choice: ClientChoice): Promise<StoredClient> 
     return { clientId: choice.metadataUrl, authMethod: hasKey ? 'private_key_jwt' : 'none', via: 'cimd' };
   }
   const stored = readClient(await choice.store.get(keys.client(as.issuer)));
-  if (stored !== undefined && (choice.redirectUri === undefined || stored.redirectUri === choice.redirectUri))
-    return stored;
+  if (
+    stored !== undefined &&
+    (choice.redirectUri === undefined || stored.redirectUri === choice.redirectUri)
+  ) {
+    if (!(await registrationForgotten(choice.http, stored))) return stored;
+    // The server restarted and forgot it (RFC 7592 says so): drop it, and register anew where allowed.
+    await choice.store.delete(keys.client(as.issuer));
+  }
   if (config.dcr === true && typeof as.registration_endpoint === 'string') return register(choice);
+  const words = choice.wording ?? LIBRARY_WORDING;
+  const ways = [
+    `give ${words.clientId}`,
+    ...(typeof as.registration_endpoint === 'string' ? [`allow dynamic registration with ${words.dcr}`] : []),
+    ...(as['client_id_metadata_document_supported'] === true && words.clientMetadataUrl !== undefined
+      ? [`give ${words.clientMetadataUrl}`]
+      : []),
+  ];
   throw new McpError(
     'config',
-    `the authorization server ${as.issuer} needs a client for autos-mcp: give a pre-registered clientId${
-      typeof as.registration_endpoint === 'string' ? ', or allow dynamic registration with dcr: true' : ''
-    }${as['client_id_metadata_document_supported'] === true ? ', or a clientMetadataUrl' : ''}`,
+    `the authorization server ${as.issuer} needs a client for autos-mcp: ${ways.join(', or ')}`,
   );
 }
 
@@ -108,6 +124,7 @@ async function register(choice: ClientChoice): Promise<StoredClient> {
     authMethod: method,
     via: 'dcr',
     ...(choice.redirectUri !== undefined ? { redirectUri: choice.redirectUri } : {}),
+    ...managementOf(registered, as.registration_endpoint as string),
   };
   await choice.store.set(keys.client(as.issuer), asStored(client));
   return client;

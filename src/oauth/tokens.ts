@@ -222,6 +222,18 @@ export function deviceCode(endpoint: TokenEndpoint, code: string): Promise<Respo
   );
 }
 
+/**
+ * Longest token lifetime believed: one year. A larger `expires_in` (`1e308`) would make an expiry past what
+ * a date or JSON can hold (it would be stored as `null`, and read back as long expired).
+ */
+export const MAX_TOKEN_LIFETIME_S = 365 * 24 * 3600;
+
+/** `expires_in` as seconds of validity: clamped to a year; absent when not a positive finite number. */
+export function tokenLifetime(expiresIn: unknown): number | undefined {
+  if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn <= 0) return undefined;
+  return Math.min(expiresIn, MAX_TOKEN_LIFETIME_S);
+}
+
 /** Turns a token response into what is stored; `previous` keeps a refresh token the server did not rotate. */
 export function toStored(
   response: oauth.TokenEndpointResponse,
@@ -235,8 +247,7 @@ export function toStored(
   now = Date.now(),
 ): StoredToken {
   const refreshToken = response.refresh_token ?? context.previous?.refreshToken;
-  const lifetime =
-    typeof response.expires_in === 'number' && response.expires_in > 0 ? response.expires_in : undefined;
+  const lifetime = tokenLifetime(response.expires_in);
   const scope = typeof response.scope === 'string' ? response.scope : context.requestedScope;
   return {
     accessToken: response.access_token,

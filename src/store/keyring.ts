@@ -23,6 +23,11 @@ export interface KeyringStoreOptions {
   readonly timeoutMs?: number;
   /** Where lock files go (default: the user's config directory). */
   readonly lockDir?: string;
+  /**
+   * The other way to keep these values, named in the error when the OS credential store is not available
+   * (default: "choose the plaintext file backend by name"); the CLI names the setting that selects its file.
+   */
+  readonly otherwise?: string;
 }
 
 const PLATFORM_STORE =
@@ -70,7 +75,7 @@ export function keyringStore(name: string, options: KeyringStoreOptions = {}): C
     try {
       return await runner.call(request);
     } catch (error) {
-      if (error instanceof KeyringFailure) throw unavailable(error);
+      if (error instanceof KeyringFailure) throw unavailable(error, options.otherwise);
       throw error;
     }
   };
@@ -130,7 +135,10 @@ function shownKey(key: string): string {
   return key.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').slice(0, 120);
 }
 
-function unavailable(failure: KeyringFailure): McpError {
+function unavailable(
+  failure: KeyringFailure,
+  otherwise = 'choose the plaintext file backend by name',
+): McpError {
   const fix =
     process.platform === 'linux'
       ? 'start a Secret Service (e.g. gnome-keyring) on the session D-Bus and unlock it'
@@ -139,7 +147,7 @@ function unavailable(failure: KeyringFailure): McpError {
         : 'check that Windows Credential Manager is available';
   return new McpError(
     'config',
-    `${PLATFORM_STORE} is not available (${failure.message.slice(0, 200)}): ${fix}, or choose the plaintext file backend by name`,
+    `${PLATFORM_STORE} is not available (${failure.message.slice(0, 200)}): ${fix}, or ${otherwise}`,
     { cause: failure },
   );
 }

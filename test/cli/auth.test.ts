@@ -385,3 +385,120 @@ describe('a stored login that has expired is refreshed by tools, as the client t
     }
   });
 });
+
+describe('logins that cannot mislead: CLI flags in messages, a forgotten registration, Bearer-only servers', () => {
+  let as: AuthorizationServer;
+  let mcp: ProtectedMcpServer;
+  let browser: Browser;
+  let url: string;
+
+  before(async () => {
+    // Registrations kept in memory, without RFC 7592: a restart forgets them and nothing can tell.
+    as = await startAuthorizationServer({ registration: true, registrationManagement: false });
+    mcp = await startProtectedMcpServer({ authorizationServer: as.issuer });
+    as.addResource(mcp.resource);
+    url = mcp.url.href;
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await mcp?.close();
+    await as?.close();
+  });
+
+  /** `login --no-browser --dcr`, with chromium approving the printed URL. */
+  async function browserLogin(store: string): Promise<Run> {
+    const login = start(['login', '--no-browser', '--dcr', url], store);
+    const [, printed] = await login.waitForStderr(/^ {2}(http:\/\/\S+\/auth\?\S+)$/m);
+    const redirect = await approveInBrowser(browser, must(printed, 'the authorization URL'));
+    await fetch(redirect).then(
+      (response) => response.arrayBuffer(),
+      () => {},
+    );
+    return login.done;
+  }
+
+  test('no client at hand: the error names --client-id and --dcr, not the library options', async () => {
+    const run = await cli(['login', '--no-browser', url], tempDir());
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(
+      run.stderr,
+      /give a pre-registered client with --client-id, or allow dynamic registration with --dcr/,
+    );
+    assert.doesNotMatch(run.stderr, /dcr: true|clientId|clientMetadataUrl/);
+    assert.equal(as.events.authorizationRequests.length, 0);
+  });
+
+  test('a registration the server forgot: the login times out naming logout --forget-registration, which frees it', async () => {
+    const store = tempDir();
+    const first = await browserLogin(store);
+    assert.equal(first.code, 0, first.stderr);
+    const registrations = as.events.registrations;
+    // The next login listens on the port the registration names: no late request of this browser may reach it.
+    await browser.close();
+    browser = await launchBrowser();
+
+    await as.restart();
+    const started = performance.now();
+    const stuck = await cli(['login', '--no-browser', '--dcr', '--timeout', '2000', url], store);
+    const took = performance.now() - started;
+    assert.equal(stuck.code, 3, stuck.stderr);
+    assert.match(stuck.stderr, /the login did not finish within 2000 ms \(--timeout\)/);
+    assert.match(stuck.stderr, /may have forgotten the client autos-mcp registered there/);
+    assert.ok(
+      stuck.stderr.includes(`drop it with autos-mcp logout --forget-registration ${url} and log in again`),
+      stuck.stderr,
+    );
+    assert.doesNotMatch(stuck.stderr, /forgetRegistration\(\)/);
+    assert.ok(took < 15_000, `the --timeout was kept (${Math.round(took)} ms)`);
+
+    const logout = await cli(['logout', '--forget-registration', url], store);
+    assert.equal(logout.code, 0, logout.stderr);
+    assert.match(logout.stdout, /^The client registered at its authorization server was forgotten/m);
+    const json = await cli(['logout', '--forget-registration', '--json', url], store);
+    assert.deepEqual(JSON.parse(json.stdout), { url, removed: false, registrationForgotten: false });
+
+    const again = await browserLogin(store);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(as.events.registrations, registrations + 1, 'a new registration');
+    assert.equal((await cli(['tools', url], store)).code, 0);
+    assert.equal((await cli(['tools', '--forget-registration', url], store)).code, 2);
+  });
+
+  test('--dpop at a server that takes Bearer tokens only: one refused call, a sentence naming --dpop', async () => {
+    const store = tempDir();
+    const { run } = await deviceLogin(as, url, store, ['--client-id', 'native-client', '--dpop']);
+    assert.equal(run.code, 0, run.stderr);
+    const refreshes = as.events.tokenRequests;
+    const seen = mcp.requests.length;
+    const tools = await cli(['tools', url], store);
+    assert.equal(tools.code, 3, tools.stderr);
+    assert.match(
+      tools.stderr,
+      /takes Bearer tokens only and refused the DPoP-bound token \(--dpop\): log in again without it/,
+    );
+    assert.ok(tools.stderr.includes(`run: autos-mcp login ${url}\n`), tools.stderr);
+    assert.equal(as.events.tokenRequests, refreshes, 'no refresh: another DPoP-bound token would not help');
+    assert.equal(mcp.requests.length - seen, 1, 'one request, refused once');
+  });
+
+  test('login --help names the real default store; without a Secret Service the error names the setting', async () => {
+    const help = await cli(['login', '--help'], tempDir());
+    assert.match(help.stdout, /Logins are kept in the OS credential store/);
+    assert.doesNotMatch(help.stdout, /The store is a private file/);
+
+    const home = tempDir();
+    const run = await cli(['auth', 'status'], '', {
+      DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(home, 'no-bus')}`,
+      XDG_CONFIG_HOME: home,
+      HOME: home,
+    });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /is not available/);
+    assert.match(
+      run.stderr,
+      /set AUTOS_MCP_OAUTH_STORE=<dir> to keep logins in a plaintext file <dir>\/cli\.json/,
+    );
+  });
+});

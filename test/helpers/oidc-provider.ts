@@ -22,7 +22,12 @@
  *   included. Its `fetch` option receives every outgoing request, so here an `https://127.0.0.1:<port>/…`
  *   (or `localhost`, `[::1]`) client_id is fetched as `http://…` on the same port, without that dispatcher:
  *   the test serves the document over plain HTTP and names it with the https URL;
- * - dynamic client registration (RFC 7591) when `registration` is set;
+ * - dynamic client registration (RFC 7591) when `registration` is set, with a registration access token and
+ *   a `registration_client_uri` that can be read (GET); `registrationManagement: true` turns on RFC 7592
+ *   (update and delete too), `false` leaves both fields out of the answer, as a server without 7592 does;
+ * - `restart()`: a new provider on the same port and issuer, with a new in-memory adapter, as a server
+ *   that keeps registrations in memory comes back from a restart: every registration, grant and session
+ *   is forgotten (pre-registered clients stay, they are configuration);
  * - the development login and consent pages (`devInteractions`): any login, any password;
  * - the metadata at both `/.well-known/openid-configuration` and RFC 8414's
  *   `/.well-known/oauth-authorization-server` (`oauthMetadataPath: false` leaves only the first).
@@ -84,6 +89,12 @@ export interface AuthorizationServerOptions {
   deviceCodeTtl?: number;
   /** Turn on dynamic client registration (`/reg`, no initial access token). */
   registration?: boolean;
+  /**
+   * RFC 7592 client registration management: `true` turns it on; `false` drops `registration_client_uri`
+   * and `registration_access_token` from registration answers (a server without it); default: oidc-provider's
+   * own (the URI can be read with the token, not changed).
+   */
+  registrationManagement?: boolean;
   /** Turn on client ID metadata documents (see the file comment for the https-named loopback document). */
   clientIdMetadataDocument?: boolean;
   /**
@@ -113,6 +124,8 @@ export interface AuthorizationServerEvents {
   deviceTokens: number;
   /** Dynamic client registrations. */
   registrations: number;
+  /** The status of each read (GET) of a registration at its `registration_client_uri`. */
+  registrationReads: number[];
   /** Client ID metadata document URLs fetched (the URL as the client named it). */
   metadataDocumentFetches: string[];
 }
@@ -132,6 +145,8 @@ export interface AuthorizationServer {
    * granting what the device authorization request asked for. Resolves once the device can poll a token.
    */
   approveDevice(userCode: string, accountId?: string): Promise<void>;
+  /** A new provider on the same issuer, with nothing of the old one's memory (see the file comment). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -242,6 +257,7 @@ export async function startAuthorizationServer(
     deviceCodes: 0,
     deviceTokens: 0,
     registrations: 0,
+    registrationReads: [],
     metadataDocumentFetches: [],
   };
 
@@ -258,7 +274,6 @@ export async function startAuthorizationServer(
   const accessTokenTtl = options.accessTokenTtl ?? 3600;
 
   const configuration = {
-    adapter: adapters.createMemoryAdapter(),
     jwks: { keys: [jwk] },
     clients: options.clients ?? [NATIVE_CLIENT, CONFIDENTIAL_CLIENT],
     scopes: ['openid', 'offline_access'],
@@ -358,54 +373,73 @@ export async function startAuthorizationServer(
         },
       },
       registration: { enabled: options.registration === true },
+      registrationManagement: { enabled: options.registrationManagement === true },
       clientIdMetadataDocument: options.clientIdMetadataDocument
         ? { enabled: true, ack: 'draft-02', allowFetch: async () => true, allowClient: async () => true }
         : { enabled: false },
     },
   };
 
-  const provider = await quietly(() => new oidc.default(issuer, configuration));
-
-  provider.use(async (ctx, next) => {
-    if (ctx.path === '/.well-known/oauth-authorization-server' && options.oauthMetadataPath !== false) {
-      ctx.path = '/.well-known/openid-configuration';
-    }
-    if (ctx.path === '/auth') {
-      events.authorizationRequests.push(new URLSearchParams(ctx.querystring));
-    }
-    if (ctx.path === '/token' && ctx.method === 'POST') events.tokenRequests += 1;
-    await next();
-  });
-  const logToken = (ctx: OidcContext, ok: boolean) => {
-    const params = ctx.oidc?.params ?? {};
-    const grantType = String(params['grant_type'] ?? '');
-    const resource = params['resource'] as string | string[] | undefined;
-    const clientId = ctx.oidc?.client?.clientId;
-    events.tokenRequestLog.push({
-      grantType,
-      ok,
-      ...(clientId === undefined ? {} : { clientId }),
-      ...(resource === undefined ? {} : { resource }),
-    });
-    if (grantType === 'refresh_token') {
-      if (ok) events.refreshes += 1;
-      else events.refreshFailures += 1;
-    }
-    if (ok && grantType === 'authorization_code') events.codeExchanges += 1;
-    if (ok && grantType === 'urn:ietf:params:oauth:grant-type:device_code') events.deviceTokens += 1;
+  /** A provider with a memory of its own (a new one on `restart()`). */
+  const build = async (): Promise<OidcProvider> => {
+    const built = await quietly(
+      () => new oidc.default(issuer, { ...configuration, adapter: adapters.createMemoryAdapter() }),
+    );
+    observe(built);
+    return built;
   };
-  provider.on('grant.success', (ctx) => logToken(ctx, true));
-  provider.on('grant.error', (ctx) => logToken(ctx, false));
-  provider.on('device_authorization.success', () => {
-    events.deviceCodes += 1;
-  });
-  provider.on('registration_create.success', () => {
-    events.registrations += 1;
-  });
-  // oidc-provider emits `server_error` for its own failures; a test should see them.
-  provider.on('server_error', (_ctx, error) => {
-    process.stderr.write(`oidc-provider server_error: ${String(error)}\n`);
-  });
+  const observe = (provider: OidcProvider): void => {
+    provider.use(async (ctx, next) => {
+      if (ctx.path === '/.well-known/oauth-authorization-server' && options.oauthMetadataPath !== false) {
+        ctx.path = '/.well-known/openid-configuration';
+      }
+      if (ctx.path === '/auth') {
+        events.authorizationRequests.push(new URLSearchParams(ctx.querystring));
+      }
+      if (ctx.path === '/token' && ctx.method === 'POST') events.tokenRequests += 1;
+      await next();
+      if (ctx.path.startsWith('/reg/') && ctx.method === 'GET') events.registrationReads.push(ctx.status);
+      if (ctx.path === '/reg' && options.registrationManagement === false && typeof ctx.body === 'object') {
+        const {
+          registration_client_uri: _uri,
+          registration_access_token: _token,
+          ...rest
+        } = ctx.body as Record<string, unknown>;
+        ctx.body = rest;
+      }
+    });
+    const logToken = (ctx: OidcContext, ok: boolean) => {
+      const params = ctx.oidc?.params ?? {};
+      const grantType = String(params['grant_type'] ?? '');
+      const resource = params['resource'] as string | string[] | undefined;
+      const clientId = ctx.oidc?.client?.clientId;
+      events.tokenRequestLog.push({
+        grantType,
+        ok,
+        ...(clientId === undefined ? {} : { clientId }),
+        ...(resource === undefined ? {} : { resource }),
+      });
+      if (grantType === 'refresh_token') {
+        if (ok) events.refreshes += 1;
+        else events.refreshFailures += 1;
+      }
+      if (ok && grantType === 'authorization_code') events.codeExchanges += 1;
+      if (ok && grantType === 'urn:ietf:params:oauth:grant-type:device_code') events.deviceTokens += 1;
+    };
+    provider.on('grant.success', (ctx) => logToken(ctx, true));
+    provider.on('grant.error', (ctx) => logToken(ctx, false));
+    provider.on('device_authorization.success', () => {
+      events.deviceCodes += 1;
+    });
+    provider.on('registration_create.success', () => {
+      events.registrations += 1;
+    });
+    // oidc-provider emits `server_error` for its own failures; a test should see them.
+    provider.on('server_error', (_ctx, error) => {
+      process.stderr.write(`oidc-provider server_error: ${String(error)}\n`);
+    });
+  };
+  let provider = await build();
   handler = provider.callback();
 
   return {
@@ -442,6 +476,10 @@ export async function startAuthorizationServer(
       if (resources.length > 1) code.resource = resources;
       else if (only !== undefined) code.resource = only;
       await code.save();
+    },
+    async restart() {
+      provider = await build();
+      handler = provider.callback();
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

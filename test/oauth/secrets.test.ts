@@ -134,6 +134,7 @@ async function plantStore(store: CredentialStore): Promise<void> {
     plant('access token', value?.['accessToken']);
     plant('refresh token', value?.['refreshToken']);
     plant('client secret', value?.['clientSecret']);
+    plant('registration access token', value?.['registrationAccessToken']);
     const jwk = value?.['privateJwk'] as Record<string, unknown> | undefined;
     plant('DPoP private key', jwk?.['d']);
   }

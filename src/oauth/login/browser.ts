@@ -8,7 +8,14 @@ import { McpError } from '../../errors/index.js';
 import type { CredentialStore } from '../../store/types.js';
 import type { CheckedConfig } from '../config.js';
 import { allowedUrl } from '../http.js';
-import { defaultPrompt, LOGIN_TIMEOUT_MS, type LoginOptions, type OAuthOptions } from '../options.js';
+import {
+  defaultPrompt,
+  LIBRARY_WORDING,
+  LOGIN_TIMEOUT_MS,
+  type LoginOptions,
+  type OAuthOptions,
+  type Wording,
+} from '../options.js';
 import { keys, readClient, type StoredClient } from '../records.js';
 import { splitScopes } from '../scopes.js';
 import { authorizationCode, type TokenEndpoint } from '../tokens.js';
@@ -48,10 +55,13 @@ export async function browserLogin(login: BrowserLogin) {
       'auth_required',
       `the authorization server ${as.issuer} has no usable https authorization_endpoint`,
     );
+  const stored = readClient(await login.store.get(keys.client(as.issuer)));
   const state = oauth.generateRandomState();
-  const loopback = await listen(as, login.config, login.store, options, state);
+  const loopback = await listen(login.config, stored, options, state);
   try {
     const client = await login.client(loopback.redirectUri);
+    // A registration stored by an earlier login that the server may since have forgotten.
+    const reused = client.via === 'dcr' && stored?.clientId === client.clientId;
     const verifier = oauth.generateRandomCodeVerifier();
     const query = authorize.searchParams;
     query.set('response_type', 'code');
@@ -67,7 +77,9 @@ export async function browserLogin(login: BrowserLogin) {
     const params = await Promise.race([
       loopback.callback,
       showAuthorizationUrl(authorize.href, options, login.defaults),
-    ]);
+    ]).catch((error: unknown) => {
+      throw reused ? mayBeForgotten(error, login.defaults.wording ?? LIBRARY_WORDING) : error;
+    });
     const oauthClient = { client_id: client.clientId };
     let validated: URLSearchParams;
     try {
@@ -93,15 +105,28 @@ export async function browserLogin(login: BrowserLogin) {
   }
 }
 
+/**
+ * A login that timed out on a stored dynamic registration: the likeliest cause is a server that forgot it
+ * (its page shows `invalid_client` and never comes back), so the message says how to drop it.
+ */
+function mayBeForgotten(error: unknown, wording: Wording): unknown {
+  if (!(error instanceof McpError) || error.kind !== 'timeout') return error;
+  return new McpError(
+    'timeout',
+    `${error.message}: the authorization server may have forgotten the client autos-mcp registered there ` +
+      `(a server that keeps registrations in memory loses them when it restarts, and shows invalid_client); ` +
+      `drop it with ${wording.forgetRegistration} and log in again`,
+    { cause: error },
+  );
+}
+
 /** The callback server: on the configured port, else the port a stored registration names, else any. */
 async function listen(
-  as: oauth.AuthorizationServer,
   config: CheckedConfig,
-  store: CredentialStore,
+  stored: StoredClient | undefined,
   options: LoginOptions,
   state: string,
 ) {
-  const stored = readClient(await store.get(keys.client(as.issuer)));
   const registeredPort =
     stored?.redirectUri === undefined ? 0 : Number(new URL(stored.redirectUri).port || 0);
   const port = config.redirectPort !== 0 ? config.redirectPort : registeredPort;

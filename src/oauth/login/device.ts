@@ -5,6 +5,8 @@
  */
 import * as oauth from 'oauth4webapi';
 import { McpError } from '../../errors/index.js';
+import { defaultPrompt, LOGIN_TIMEOUT_MS, type LoginOptions, type OAuthOptions } from '../options.js';
+import type { StoredClient } from '../records.js';
 import { deviceCode, type TokenEndpoint, tokenError } from '../tokens.js';
 
 export interface DevicePrompt {
@@ -19,7 +21,44 @@ export interface DevicePrompt {
 const MAX_INTERVAL_S = 60;
 const MIN_INTERVAL_S = 1;
 
-export async function deviceLogin(
+/** One device login: the authorization server, what to ask for, and the authorizer's parts it uses. */
+export interface DeviceLogin {
+  readonly as: oauth.AuthorizationServer;
+  readonly scope: string | undefined;
+  readonly options: LoginOptions;
+  /** The authorizer's own options: its prompt, where `options` gives none. */
+  readonly defaults: OAuthOptions;
+  /** The client to log in as (pre-registered, CIMD, or registered now). */
+  readonly client: () => Promise<StoredClient>;
+  /** The token endpoint, as this client. */
+  readonly endpoint: (client: StoredClient) => Promise<TokenEndpoint>;
+  /** Forgets a registration the authorization server refused (invalid_client). */
+  readonly forgetClient: (clientId: string) => Promise<void>;
+}
+
+/** Runs the device login to its token response; a registration refused as invalid_client is dropped. */
+export async function deviceFlow(login: DeviceLogin) {
+  const { as, options } = login;
+  if (typeof as.device_authorization_endpoint !== 'string')
+    throw new McpError(
+      'auth_required',
+      `the authorization server ${as.issuer} offers no device login (RFC 8628)`,
+    );
+  const client = await login.client();
+  const endpoint = await login.endpoint(client);
+  const prompt = options.prompt ?? login.defaults.prompt ?? defaultPrompt;
+  const timeoutMs = options.timeoutMs ?? LOGIN_TIMEOUT_MS;
+  try {
+    return { response: await deviceLogin(endpoint, login.scope, prompt, options.signal, timeoutMs), client };
+  } catch (error) {
+    // A server that forgot a stored registration refuses it at once here: the next login registers anew.
+    if (((error as McpError).cause as { error?: unknown } | undefined)?.error === 'invalid_client')
+      await login.forgetClient(client.clientId);
+    throw error;
+  }
+}
+
+async function deviceLogin(
   endpoint: TokenEndpoint,
   scope: string | undefined,
   show: (prompt: DevicePrompt) => void,
@@ -47,13 +86,23 @@ export async function deviceLogin(
     userCode: started.user_code,
     expiresInSeconds: started.expires_in,
   });
-  // The device code's own lifetime, or the caller's deadline when that comes first.
-  const deadline = Date.now() + Math.min(started.expires_in * 1000, timeoutMs);
+  // The device code's own lifetime, or the caller's deadline when that comes first. No wait runs past
+  // it: a server asking for a long interval shortens the last poll, never the caller's deadline.
+  const codeMs = started.expires_in * 1000;
+  const deadline = Date.now() + Math.min(codeMs, timeoutMs);
+  const late = (): McpError =>
+    new McpError(
+      'timeout',
+      timeoutMs < codeMs
+        ? `the login was not approved within ${seconds(timeoutMs)}: log in again`
+        : 'the device code expired before the login was approved: log in again',
+    );
   let interval = clamp(started.interval ?? 5);
   for (;;) {
-    await sleep(interval * 1000, signal);
-    if (Date.now() > deadline)
-      throw new McpError('timeout', 'the device code expired before the login was approved: log in again');
+    const left = deadline - Date.now();
+    if (left <= 0) throw late();
+    await sleep(Math.min(interval * 1000, left), signal);
+    if (Date.now() >= deadline) throw late();
     try {
       return await oauth.processDeviceCodeResponse(
         as,
@@ -76,6 +125,10 @@ export async function deviceLogin(
       throw tokenError(endpoint, 'the device code grant', cause);
     }
   }
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
 
 function clamp(seconds: number): number {

@@ -106,7 +106,10 @@ export async function startLoopback(options: {
     void close();
   }, options.timeoutMs);
   const onAbort = (): void => {
-    settle?.reject(new McpError('cancelled', 'the login was cancelled'));
+    // An abort whose reason is a timeout (the CLI's --timeout) is that timeout, not a cancellation.
+    const reason: unknown = options.signal?.reason;
+    const timedOut = reason instanceof McpError && reason.kind === 'timeout';
+    settle?.reject(timedOut ? reason : new McpError('cancelled', 'the login was cancelled'));
     void close();
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
