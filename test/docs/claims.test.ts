@@ -120,7 +120,12 @@ test('every autos-mcp command the docs name exists, and every option given to on
   let seen = 0;
   for (const piece of code) {
     if (piece.kind === 'ts') continue;
-    for (const { command, options } of invocations(piece.text)) {
+    // Lines the CLI prints (`error [kind]: …`) are output, whose words are not invocations.
+    const typed = piece.text
+      .split('\n')
+      .filter((line) => !/^error \[/.test(line))
+      .join('\n');
+    for (const { command, options } of invocations(typed)) {
       seen++;
       if (!COMMANDS.has(command)) {
         unknown.push(`${piece.at}: autos-mcp ${command}`);
