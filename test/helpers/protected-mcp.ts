@@ -53,6 +53,11 @@ export interface ProtectedMcpServer {
   tokensSeen: string[];
   /** Every request to /mcp, with its answer's status. */
   requests: SeenRequest[];
+  /**
+   * Moves this server's clock (the one it judges a token's `exp` by) `ms` ahead of real time, so a test
+   * sees a token expire without sleeping until it does.
+   */
+  advanceClock(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -127,6 +132,7 @@ export async function startProtectedMcpServer(options: ProtectedMcpOptions): Pro
   const handler = createMcpHandler(createWhoamiServer);
   const tokensSeen: string[] = [];
   const requests: SeenRequest[] = [];
+  let clockAheadMs = 0;
   let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
   const keys = async () => {
     if (jwks === undefined) {
@@ -175,7 +181,12 @@ export async function startProtectedMcpServer(options: ProtectedMcpOptions): Pro
 
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(token, await keys(), { issuer, audience: resource, typ: 'at+jwt' }));
+        ({ payload } = await jwtVerify(token, await keys(), {
+          issuer,
+          audience: resource,
+          typ: 'at+jwt',
+          currentDate: new Date(Date.now() + clockAheadMs),
+        }));
       } catch (error) {
         const description = error instanceof Error ? error.message.replace(/"/g, "'") : 'invalid token';
         return refuse(401, { error: 'invalid_token', error_description: description }, 'invalid_token');
@@ -215,6 +226,9 @@ export async function startProtectedMcpServer(options: ProtectedMcpOptions): Pro
     metadataUrl: new URL(metadataUrl),
     tokensSeen,
     requests,
+    advanceClock: (ms) => {
+      clockAheadMs += ms;
+    },
     close: async () => {
       await handler.close();
       await new Promise<void>((resolve, reject) => {

@@ -342,7 +342,9 @@ describe('OAuth fixtures: oidc-provider, protected MCP server, chromium', () => 
   });
 
   test('accessTokenTtl makes tokens expire: the MCP server then answers 401 invalid_token', async () => {
-    const shortLived = await startAuthorizationServer({ accessTokenTtl: 1 });
+    // A minute's lifetime, then the MCP server's clock moves past it: a 1 s lifetime waited out in real time
+    // could end before the first request on a busy machine.
+    const shortLived = await startAuthorizationServer({ accessTokenTtl: 60 });
     const server = await startProtectedMcpServer({ authorizationServer: shortLived.issuer });
     try {
       shortLived.addResource(server.resource);
@@ -363,7 +365,7 @@ describe('OAuth fixtures: oidc-provider, protected MCP server, chromium', () => 
       const token = must(tokens.access_token, 'an access token');
       assert.equal(tokens.refresh_token, undefined); // no offline_access asked for
       assert.equal((await initialize(server, token)).status, 200);
-      await new Promise((resolve) => setTimeout(resolve, 2100));
+      server.advanceClock(61_000);
       const expired = await initialize(server, token);
       assert.equal(expired.status, 401);
       assert.match(must(expired.headers.get('www-authenticate'), 'a challenge'), /error="invalid_token"/);
