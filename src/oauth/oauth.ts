@@ -55,6 +55,8 @@ export class OAuth implements Authorizer {
   readonly #http: OAuthHttp;
   readonly #options: OAuthOptions;
   #token: StoredToken | undefined;
+  /** The last client this authorizer used: a registration's secret and management token are masked too. */
+  #client: StoredClient | undefined;
   #loaded = false;
   #challenge: AuthChallenge | undefined;
   #refreshing: Promise<StoredToken> | undefined;
@@ -111,6 +113,8 @@ export class OAuth implements Authorizer {
       idp?.idToken,
       token?.accessToken,
       token?.refreshToken,
+      this.#client?.clientSecret,
+      this.#client?.registrationAccessToken,
     ];
   }
 
@@ -283,6 +287,7 @@ export class OAuth implements Authorizer {
         );
       const as = await this.#authorizationServer(issuer);
       const client = await clientOf(this.#clients, as, base.clientId);
+      this.#client = client;
       const endpoint = await this.#endpoint(as, resource, client, base.tokenType === 'dpop');
       let response: oauth.TokenEndpointResponse;
       try {
@@ -413,7 +418,7 @@ export class OAuth implements Authorizer {
     redirectUri: string | undefined,
     device: boolean,
   ): Promise<StoredClient> {
-    return chooseClient({
+    const chosen = chooseClient({
       config: this.#config,
       metadataUrl: this.#metadataUrl,
       as,
@@ -422,6 +427,10 @@ export class OAuth implements Authorizer {
       redirectUri,
       device,
       wording: this.#options.wording,
+    });
+    return chosen.then((client) => {
+      this.#client = client;
+      return client;
     });
   }
 
