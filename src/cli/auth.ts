@@ -1,29 +1,20 @@
 /**
- * `autos-mcp login`, `logout` and `auth status`, and the stored login `tools`, `call` and `discover` use
- * for an HTTP target. Logins live in the CLI's named file store `cli` (a 0600 file in the user's config
+ * The CLI's logins: the store they live in and the stored login `tools`, `call` and `discover` use for an
+ * HTTP target. Logins live in the CLI's named file store `cli` (a 0600 file in the user's config
  * directory; the environment variable `AUTOS_MCP_OAUTH_STORE` names another directory). The OAuth module is
  * loaded with a dynamic import, and only once a login is at hand, so the stdio path and a cold start never
- * load it, and a server without OAuth is unaffected.
- *
- * What is printed: issuer, scopes, expiry, the store. Never a token, a code, a verifier or a secret; the one
- * URL or user code printed is the login prompt, on stderr.
+ * load it, and a server without OAuth is unaffected. The actions `login`, `logout` and `auth status` are
+ * `auth-commands.ts`; what they print, `auth-text.ts`; the hint after a refusal, `login-hint.ts`.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { isMcpError, McpError, type ServerConfig } from '../client/index.js';
-import type { AuthChallenge } from '../errors/index.js';
-import type {
-  CredentialStore,
-  LoginPrompt,
-  LoginResult,
-  OAuth,
-  OAuthConfig,
-  OAuthStatus,
-} from '../oauth/index.js';
+import type { ServerConfig } from '../client/index.js';
+import type { CredentialStore, OAuth, OAuthConfig } from '../oauth/index.js';
 import type { Wording } from '../oauth/options.js';
 import { configDir } from '../store/paths.js';
-import { type ParsedArgs, targetUrl, UsageError } from './args.js';
+import { UsageError } from './args.js';
+import { shellWord, shownUrl } from './auth-text.js';
 import { safeText } from './format.js';
 import type { CliIo } from './main.js';
 
@@ -41,7 +32,7 @@ export const STORE_ENV = 'AUTOS_MCP_OAUTH_STORE';
 const MARKER = 'cli-logins';
 
 /** The CLI's own record of a login: which client it used, so a later refresh presents the same one. */
-const CLI_PREFIX = 'cli-login ';
+export const CLI_PREFIX = 'cli-login ';
 
 type OAuthModule = typeof import('../oauth/index.js');
 
@@ -57,7 +48,7 @@ export function plaintextDir(): string | undefined {
   return override !== undefined && override !== '' ? resolve(override) : undefined;
 }
 
-async function openStore(): Promise<{ mod: OAuthModule; store: CredentialStore }> {
+export async function openStore(): Promise<{ mod: OAuthModule; store: CredentialStore }> {
   const mod = await loadOAuth();
   const dir = plaintextDir();
   return {
@@ -72,7 +63,7 @@ async function openStore(): Promise<{ mod: OAuthModule; store: CredentialStore }
 }
 
 /** How the OAuth module's messages name the fixes here: the CLI's flags, not the library's options. */
-function cliWording(url: string): Wording {
+export function cliWording(url: string): Wording {
   return {
     clientId: 'a pre-registered client with --client-id',
     dcr: '--dcr',
@@ -88,7 +79,7 @@ function mayHoldLogin(): boolean {
   return existsSync(dir === undefined ? join(configDir(), MARKER) : join(dir, `${CLI_STORE}.json`));
 }
 
-async function markLogin(): Promise<void> {
+export async function markLogin(): Promise<void> {
   if (plaintextDir() !== undefined) return;
   await mkdir(configDir(), { recursive: true, mode: 0o700 });
   await writeFile(
@@ -126,31 +117,12 @@ function configFor(url: string, record: LoginRecord): OAuthConfig {
 }
 
 /** The endpoint as the OAuth module keys it (`new URL(url).href`). */
-function endpointOf(url: string): string {
+export function endpointOf(url: string): string {
   try {
     return new URL(url).href;
   } catch {
     throw new UsageError(`${JSON.stringify(url.slice(0, 200))} is not a URL`);
   }
-}
-
-/** `url` for messages: origin and path only (a query or a fragment may carry a secret). */
-export function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return safeText(`${parsed.origin}${parsed.pathname}`);
-  } catch {
-    return safeText(url.replace(/[?#].*$/s, ''));
-  }
-}
-
-/** `url` as a shell word for a `run:` line. */
-function shellWord(text: string): string {
-  return /^[A-Za-z0-9_./:%~@+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-function oneLine(text: string): string {
-  return safeText(text).replace(/\s+/g, ' ').trim();
 }
 
 /**
@@ -173,259 +145,4 @@ export async function storedLogin(config: ServerConfig, io: CliIo): Promise<OAut
     io.stderr.write(`warning: the stored login was not used: ${safeText(why)}\n`);
     return undefined;
   }
-}
-
-/**
- * The URL a failed `tools`/`call`/`discover` would log in to, for the `run: autos-mcp login` line:
- * an HTTP target without `AUTOS_MCP_TOKEN` (with a token of its own, a login would not be used).
- */
-export function loginHintTarget(parsed: ParsedArgs): string | undefined {
-  if (process.env['AUTOS_MCP_TOKEN']) return undefined;
-  return targetUrl(parsed);
-}
-
-/**
- * After a refusal, `run: autos-mcp login <url>` when it is OAuth's: a stored login that failed (no status),
- * a Bearer/DPoP challenge on a 401 (S25/basic/authorization), or on a 403 naming its resource metadata or
- * asking for more scope. A 401 without one: a line on passing a token. Else '' (the message says why).
- */
-export function loginHint(error: unknown, url: string | undefined): string {
-  if (url === undefined || !isMcpError(error)) return '';
-  if (error.kind !== 'auth_required' && error.kind !== 'forbidden') return '';
-  if (isOAuthRefusal(error)) return `run: autos-mcp login ${shellWord(shownUrl(url))}\n`;
-  if (error.status === 401)
-    return "the server asks for no OAuth login: if it takes a token, pass it with --header 'Authorization: …' or AUTOS_MCP_TOKEN\n";
-  return '';
-}
-
-function isOAuthRefusal(error: { status?: number; challenge?: AuthChallenge }): boolean {
-  if (error.status === undefined) return true;
-  const challenge = error.challenge;
-  if (challenge === undefined || !/^(bearer|dpop)$/i.test(challenge.scheme)) return false;
-  return (
-    error.status === 401 ||
-    challenge.resourceMetadata !== undefined ||
-    challenge.error === 'insufficient_scope'
-  );
-}
-
-/** The one URL positional of `login` / `logout`. */
-function urlArgument(parsed: ParsedArgs, command: string): string {
-  const [url, extra] = parsed.positionals;
-  if (url === undefined) throw new UsageError(`${command} needs the server's URL`);
-  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
-  if (!/^https?:\/\//i.test(url)) throw new UsageError(`${JSON.stringify(url.slice(0, 200))} is not a URL`);
-  return url;
-}
-
-function showPrompt(io: CliIo, prompt: LoginPrompt): void {
-  if (prompt.kind === 'browser') {
-    io.stderr.write(
-      `Open this URL in a browser to log in:\n\n  ${oneLine(prompt.url)}\n\nWaiting for the browser to come back…\n`,
-    );
-    return;
-  }
-  const complete =
-    prompt.verificationUriComplete === undefined
-      ? ''
-      : `  (or open ${oneLine(prompt.verificationUriComplete)}, which carries the code)\n`;
-  const minutes = Math.max(1, Math.round(prompt.expiresInSeconds / 60));
-  io.stderr.write(
-    `To log in, open ${oneLine(prompt.verificationUri)} and enter the code: ${oneLine(prompt.userCode)}\n` +
-      complete +
-      `Waiting for the approval (the code expires in ${minutes} min)…\n`,
-  );
-}
-
-/** `2026-01-01T10:00:00.000Z (in 59 min)`, or a note when the server gave no expiry. */
-function expiry(expiresAt: string | undefined, refreshable: boolean): string {
-  const refresh = refreshable ? 'refreshable' : 'not refreshable';
-  if (expiresAt === undefined) return `not given by the server (${refresh})`;
-  const left = Date.parse(expiresAt) - Date.now();
-  const when =
-    left <= 0
-      ? 'expired'
-      : left < 120_000
-        ? `in ${Math.round(left / 1000)} s`
-        : left < 7_200_000
-          ? `in ${Math.round(left / 60_000)} min`
-          : `in ${Math.round(left / 3_600_000)} h`;
-  return `${expiresAt} (${when}; ${refresh})`;
-}
-
-function scopesText(scopes: readonly string[]): string {
-  return scopes.length === 0 ? '(none given)' : oneLine(scopes.join(' '));
-}
-
-export async function loginCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
-  const url = urlArgument(parsed, 'login');
-  const endpoint = endpointOf(url);
-  let clientSecret: string | undefined;
-  if (parsed.clientSecretEnv !== undefined) {
-    if (parsed.clientId === undefined) throw new UsageError('--client-secret-env needs --client-id');
-    clientSecret = process.env[parsed.clientSecretEnv];
-    if (clientSecret === undefined || clientSecret === '')
-      throw new UsageError(
-        `the environment variable ${parsed.clientSecretEnv} (--client-secret-env) is not set`,
-      );
-  }
-  const config: OAuthConfig = {
-    url,
-    ...(parsed.clientId !== undefined ? { clientId: parsed.clientId } : {}),
-    ...(clientSecret !== undefined ? { clientSecret } : {}),
-    ...(parsed.dcr ? { dcr: true } : {}),
-    ...(parsed.scopes.length > 0 ? { scopes: parsed.scopes } : {}),
-    // DPoP where both servers take it (the library's default); --dpop insists on it.
-    ...(parsed.dpop ? { dpop: true } : {}),
-  };
-  const { mod, store } = await openStore();
-  const auth = mod.createOAuth(config, { store, wording: cliWording(url) });
-
-  const timeoutMs = parsed.timeoutMs;
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          timedOut = true;
-          // A timeout as the reason: a login waiting for the browser ends with it (and its hints).
-          controller.abort(
-            new McpError('timeout', `the login did not finish within ${timeoutMs} ms (--timeout)`, {
-              delivery: 'not_sent',
-            }),
-          );
-        }, timeoutMs);
-  if (!parsed.device && !parsed.noBrowser)
-    io.stderr.write(
-      `Logging in to ${shownUrl(url)} in your browser (no browser here? use --no-browser or --device)…\n`,
-    );
-  let result: LoginResult;
-  try {
-    result = await auth.login({
-      device: parsed.device,
-      browser: !parsed.noBrowser,
-      prompt: (prompt) => showPrompt(io, prompt),
-      signal: controller.signal,
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    });
-  } catch (error) {
-    if (timedOut && isMcpError(error) && error.kind === 'cancelled')
-      throw new McpError('timeout', `the login did not finish within ${timeoutMs} ms (--timeout)`, {
-        delivery: 'not_sent',
-      });
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
-  // Which client this login used, so that `tools`/`call` refresh as the same client (no secret is kept).
-  await markLogin();
-  await store.set(CLI_PREFIX + endpoint, {
-    ...(parsed.clientId !== undefined ? { clientId: parsed.clientId } : {}),
-    ...(parsed.clientSecretEnv !== undefined ? { clientSecretEnv: parsed.clientSecretEnv } : {}),
-  });
-
-  if (parsed.json) {
-    io.stdout.write(`${JSON.stringify(result)}\n`);
-    return 0;
-  }
-  io.stdout.write(
-    [
-      `Logged in to ${shownUrl(url)}`,
-      `  issuer:  ${oneLine(result.issuer)}`,
-      `  scopes:  ${scopesText(result.scopes)}`,
-      `  expires: ${expiry(result.expiresAt, result.refreshable)}`,
-      `  store:   ${store.description}`,
-    ].join('\n') + '\n',
-  );
-  return 0;
-}
-
-export async function logoutCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
-  const url = urlArgument(parsed, 'logout');
-  const endpoint = endpointOf(url);
-  const { mod, store } = await openStore();
-  const auth = mod.createOAuth({ url }, { store, wording: cliWording(url) });
-  // The registration first: its issuer may be found through the stored login that logout removes.
-  const forgotten = parsed.forgetRegistration ? await auth.forgetRegistration() : undefined;
-  const removed = await auth.logout();
-  // Read first: deleting a key that is not there would still create the store directory.
-  if ((await store.get(CLI_PREFIX + endpoint)) !== undefined) await store.delete(CLI_PREFIX + endpoint);
-  if (parsed.json) {
-    const registration = forgotten === undefined ? {} : { registrationForgotten: forgotten };
-    io.stdout.write(`${JSON.stringify({ url: shownUrl(url), removed, ...registration })}\n`);
-    return 0;
-  }
-  io.stdout.write(
-    removed
-      ? `Logged out of ${shownUrl(url)}: its tokens were removed from ${store.description}\n`
-      : `Not logged in to ${shownUrl(url)}: nothing was removed\n`,
-  );
-  if (forgotten !== undefined)
-    io.stdout.write(
-      forgotten
-        ? 'The client registered at its authorization server was forgotten: the next login registers anew (--dcr)\n'
-        : 'No client registration was stored for its authorization server\n',
-    );
-  return 0;
-}
-
-export async function authCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
-  const [sub, url, extra] = parsed.positionals;
-  if (sub !== 'status')
-    throw new UsageError(
-      sub === undefined
-        ? 'auth needs a subcommand: status'
-        : `unknown auth subcommand ${JSON.stringify(sub)}`,
-    );
-  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
-  if (url !== undefined && !/^https?:\/\//i.test(url))
-    throw new UsageError(`${JSON.stringify(url.slice(0, 200))} is not a URL`);
-  const { mod, store } = await openStore();
-  if (url !== undefined) {
-    endpointOf(url);
-    const status = await mod.createOAuth({ url }, { store }).status();
-    io.stdout.write(parsed.json ? `${JSON.stringify(status)}\n` : statusText(status, true));
-    return 0;
-  }
-  const statuses: OAuthStatus[] = [];
-  for (const endpoint of await mod.storedLogins(store)) {
-    try {
-      statuses.push(await mod.createOAuth({ url: endpoint }, { store }).status());
-    } catch (error) {
-      if (!(error instanceof McpError && error.kind === 'config')) throw error;
-      // an entry this version cannot read: left out of the list
-    }
-  }
-  if (parsed.json) {
-    io.stdout.write(`${JSON.stringify({ store: store.description, logins: statuses })}\n`);
-    return 0;
-  }
-  if (statuses.length === 0) {
-    io.stdout.write(`No stored logins (${store.description})\n`);
-    return 0;
-  }
-  io.stdout.write(
-    `Stored logins (${store.description}):\n${statuses.map((s) => statusText(s, false)).join('')}`,
-  );
-  return 0;
-}
-
-function statusText(status: OAuthStatus, withStore: boolean): string {
-  const url = shownUrl(status.url);
-  const lines: string[] = [];
-  if (status.issuer === undefined) {
-    lines.push(`${url}: not logged in`, `  run: autos-mcp login ${shellWord(url)}`);
-  } else {
-    lines.push(
-      `${url}: ${status.loggedIn ? 'logged in' : 'the login has expired'}`,
-      `  issuer:  ${oneLine(status.issuer)}`,
-      `  scopes:  ${scopesText(status.scopes)}`,
-      `  expires: ${expiry(status.expiresAt, status.refreshable)}`,
-      `  type:    ${oneLine(status.tokenType ?? 'bearer')}`,
-    );
-    if (!status.loggedIn) lines.push(`  run: autos-mcp login ${shellWord(url)}`);
-  }
-  if (withStore) lines.push(`  store:   ${status.store}`);
-  return `${lines.join('\n')}\n`;
 }

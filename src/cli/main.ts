@@ -6,13 +6,14 @@
 import { isMcpError } from '../client/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { jsonRequested, type ParsedArgs, parseArgs, TARGET_COMMANDS, UsageError } from './args.js';
-import { authCommand, loginCommand, loginHint, loginHintTarget, logoutCommand } from './auth.js';
+import { authCommand, loginCommand, logoutCommand } from './auth-commands.js';
 import { callCommand, toolHelpCommand, UnknownToolError } from './call.js';
 import { resolveTarget, withServer } from './connection.js';
 import { runDemo } from './demo.js';
 import { EXIT, usageError } from './exit.js';
 import { formatDiscover, formatError } from './format.js';
 import { HELP } from './help.js';
+import { loginHint, loginHintTarget } from './login-hint.js';
 import type { ProgressSink } from './progress.js';
 import { settingsCommand } from './settings/command.js';
 import { cancelledExit } from './settings/prompt.js';

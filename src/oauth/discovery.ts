@@ -20,6 +20,30 @@ export interface ProtectedResource {
   readonly metadataUrl: string;
 }
 
+/** Who protects an MCP server: its resource metadata and the authorization server it names first. */
+export interface ProtectingServer {
+  readonly resource: ProtectedResource;
+  readonly as: AuthorizationServer;
+  /** The MCP server takes DPoP-bound tokens (its challenge or its metadata said so). */
+  readonly takesDpop: boolean;
+}
+
+/**
+ * Discovers the resource metadata of `endpoint`, then the metadata of its first authorization server
+ * through `authorizationServer` (the caller's, which may cache it).
+ */
+export async function discoverServer(
+  http: OAuthHttp,
+  endpoint: URL,
+  challenge: AuthChallenge | undefined,
+  authorizationServer: (issuer: string) => Promise<AuthorizationServer>,
+): Promise<ProtectingServer> {
+  const resource = await discoverResource(http, endpoint, challenge);
+  const issuer = resource.authorizationServers[0] as string;
+  const takesDpop = resource.dpop || challenge?.scheme.toLowerCase() === 'dpop';
+  return { resource, as: await authorizationServer(issuer), takesDpop };
+}
+
 /** The PRM candidates, in the spec's order: the challenge's URL, else path-inserted, then root. */
 export function resourceMetadataCandidates(endpoint: URL, challenge: AuthChallenge | undefined): URL[] {
   if (challenge?.resourceMetadata !== undefined) {

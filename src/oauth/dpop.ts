@@ -6,6 +6,7 @@
 import type { webcrypto } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import type { AuthChallenge } from '../errors/index.js';
+import { McpError } from '../errors/index.js';
 import type { CredentialStore } from '../store/types.js';
 import { asStored, keys } from './records.js';
 
@@ -35,6 +36,18 @@ export function bearerOnly(challenges: readonly AuthChallenge[]): boolean {
   return (
     challenges.some((c) => c.scheme.toLowerCase() === 'bearer') &&
     !challenges.some((c) => c.scheme.toLowerCase() === 'dpop')
+  );
+}
+
+/**
+ * The refusal of a DPoP-bound token (`dpop: true`) at a server that takes Bearer tokens only: no refresh
+ * or login can help while the config insists. `fix` names the setting (the library's or the CLI's).
+ */
+export function bearerOnlyRefusal(url: string, fix: string, challenge: AuthChallenge | undefined): McpError {
+  return new McpError(
+    'auth_required',
+    `${url} takes Bearer tokens only and refused the DPoP-bound token (${fix}): log in again without it`,
+    { delivery: 'delivered', status: 401, ...(challenge !== undefined ? { challenge } : {}) },
   );
 }
 

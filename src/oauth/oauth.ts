@@ -3,11 +3,11 @@
  * It presents the stored token (refreshing one known to be expired first), reacts to 401/403 (a newer
  * token from another process, one refresh, or a non-interactive grant), and otherwise lets the error
  * through with its challenge, so the caller can `login()` and retry. Nothing here opens a browser by itself.
- * The types callers see are `options.ts` and `status.ts`; the browser login is `login/browser.ts`.
+ * The types callers see are `options.ts` and `status.ts`; the user logins are `login/user-login.ts`, the
+ * refresh `refresh.ts`, the non-interactive grants `grants.ts`, the endpoint's binding `binding.ts`.
  */
 import * as oauth from 'oauth4webapi';
 import type { AuthChallenge } from '../errors/index.js';
-import { McpError } from '../errors/index.js';
 import { keyringStore, memoryStore } from '../store/index.js';
 import type { CredentialStore } from '../store/types.js';
 import type {
@@ -16,37 +16,25 @@ import type {
   Authorizer,
   AuthRefusal,
 } from '../transport/authorizer.js';
-import { clientAuthentication } from './client-auth.js';
+import { adoptToken, bindingOf, boundToken, removeLogin, sent } from './binding.js';
 import { type CheckedConfig, checkConfig, type OAuthConfig } from './config.js';
-import { discoverAuthorizationServer, discoverResource, type ProtectedResource } from './discovery.js';
-import { bearerOnly, dpopKeyPair, dpopWanted, proofFor, rememberNonce } from './dpop.js';
-import { exchangeForIdJag } from './enterprise.js';
+import { discoverAuthorizationServer, discoverServer, type ProtectingServer } from './discovery.js';
+import { bearerOnly, bearerOnlyRefusal, dpopKeyPair, dpopWanted, proofFor, rememberNonce } from './dpop.js';
+import { grantResponse } from './grants.js';
 import { OAuthHttp, shown } from './http.js';
-import { type ClientContext, clientOf, forgetClient, forgetRegistrations } from './known-client.js';
-import { browserLogin } from './login/browser.js';
-import { deviceFlow } from './login/device.js';
+import { type ClientContext, forgetRegistrations } from './known-client.js';
+import { userLogin } from './login/user-login.js';
 import { LIBRARY_WORDING, type LoginOptions, type OAuthOptions } from './options.js';
-import {
-  asStored,
-  expired,
-  keys,
-  readBinding,
-  readToken,
-  type StoredClient,
-  type StoredToken,
-} from './records.js';
+import { cached } from './promise-cache.js';
+import { expired, type StoredClient, type StoredToken } from './records.js';
+import { refreshLocked } from './refresh.js';
 import { chooseClient } from './registration.js';
+import { scopesToRequest } from './request-scopes.js';
 import { saveToken } from './save-token.js';
-import { chooseScopes, covered } from './scopes.js';
+import { covered } from './scopes.js';
 import { type LoginResult, loginResult, type OAuthStatus, statusOf } from './status.js';
-import { clientCredentials, jwtBearer, refresh, type TokenEndpoint, toStored } from './tokens.js';
-
-interface Server {
-  readonly resource: ProtectedResource;
-  readonly as: oauth.AuthorizationServer;
-  /** The MCP server takes DPoP-bound tokens (its challenge or its metadata said so). */
-  readonly takesDpop: boolean;
-}
+import { tokenEndpoint } from './token-endpoint.js';
+import type { TokenEndpoint } from './tokens.js';
 
 export class OAuth implements Authorizer {
   readonly #config: CheckedConfig;
@@ -142,11 +130,7 @@ export class OAuth implements Authorizer {
         sent(refusal.authorization, current) &&
         bearerOnly(refusal.challenges)
       )
-        throw new McpError(
-          'auth_required',
-          `${this.url} takes Bearer tokens only and refused the DPoP-bound token (${(this.#options.wording ?? LIBRARY_WORDING).dpop}): log in again without it`,
-          { delivery: 'delivered', status: 401, ...(challenge !== undefined ? { challenge } : {}) },
-        );
+        throw bearerOnlyRefusal(this.url, (this.#options.wording ?? LIBRARY_WORDING).dpop, challenge);
       // Another process (or call) stored a token other than the one refused: use it.
       if (current !== undefined && !sent(refusal.authorization, current)) return true;
       if (current?.refreshToken !== undefined) {
@@ -177,18 +161,15 @@ export class OAuth implements Authorizer {
    * binds this endpoint to it. A failed discovery is not an error here: `login()` reports it.
    */
   async #adopt(challenge: AuthChallenge | undefined, refused: string | undefined): Promise<boolean> {
-    let server: Server;
+    let server: ProtectingServer;
     try {
       server = await this.#discover(challenge);
     } catch {
       return false;
     }
-    const { issuer } = server.as;
-    const { resource } = server.resource;
-    const token = readToken(await this.#store.get(keys.token(issuer, resource)));
-    if (token === undefined || sent(refused, token) || (expired(token) && token.refreshToken === undefined))
-      return false;
-    await this.#store.set(keys.binding(this.#config.endpoint.href), asStored({ issuer, resource }));
+    const place = { issuer: server.as.issuer, resource: server.resource.resource };
+    const token = await adoptToken(this.#store, this.#config.endpoint.href, place, refused);
+    if (token === undefined) return false;
     this.#token = token;
     this.#loaded = true;
     return true;
@@ -210,17 +191,10 @@ export class OAuth implements Authorizer {
 
   /** Forgets the tokens of this server (client registrations stay). Resolves true when there were some. */
   async logout(): Promise<boolean> {
-    const binding = readBinding(await this.#store.get(keys.binding(this.#config.endpoint.href)));
+    const binding = await bindingOf(this.#store, this.#config.endpoint.href);
     this.#token = undefined;
     this.#loaded = false;
-    if (binding === undefined) return false;
-    const key = keys.token(binding.issuer, binding.resource);
-    const had = (await this.#store.get(key)) !== undefined;
-    await this.#store.withLock(keys.refreshLock(binding.issuer, binding.resource), () =>
-      this.#store.delete(key),
-    );
-    await this.#store.delete(keys.binding(this.#config.endpoint.href));
-    return had;
+    return removeLogin(this.#store, this.#config.endpoint.href, binding);
   }
 
   /**
@@ -230,7 +204,7 @@ export class OAuth implements Authorizer {
    */
   async forgetRegistration(): Promise<boolean> {
     const issuers = new Set<string>();
-    const binding = readBinding(await this.#store.get(keys.binding(this.#config.endpoint.href)));
+    const binding = await bindingOf(this.#store, this.#config.endpoint.href);
     if (binding !== undefined) issuers.add(binding.issuer);
     try {
       issuers.add((await this.#discover(this.#challenge)).as.issuer);
@@ -248,8 +222,7 @@ export class OAuth implements Authorizer {
 
   /** Reads the stored token for this endpoint afresh (another process may have written a newer one). */
   async #reload(): Promise<StoredToken | undefined> {
-    const binding = readBinding(await this.#store.get(keys.binding(this.#config.endpoint.href)));
-    const token = binding && readToken(await this.#store.get(keys.token(binding.issuer, binding.resource)));
+    const token = await boundToken(this.#store, this.#config.endpoint.href);
     this.#token = token;
     this.#loaded = true;
     return token;
@@ -274,44 +247,19 @@ export class OAuth implements Authorizer {
   }
 
   async #refreshLocked(sentToken: StoredToken): Promise<StoredToken> {
-    const { issuer, resource } = sentToken;
-    const key = keys.token(issuer, resource);
-    const token = await this.#store.withLock(keys.refreshLock(issuer, resource), async () => {
-      const current = readToken(await this.#store.get(key));
-      if (current !== undefined && current.serial !== sentToken.serial && !expired(current)) return current;
-      const base = current ?? sentToken;
-      if (base.refreshToken === undefined)
-        throw new McpError(
-          'auth_required',
-          `the token for ${this.url} expired and cannot be refreshed: log in again`,
-        );
-      const as = await this.#authorizationServer(issuer);
-      const client = await clientOf(this.#clients, as, base.clientId);
-      this.#client = client;
-      const endpoint = await this.#endpoint(as, resource, client, base.tokenType === 'dpop');
-      let response: oauth.TokenEndpointResponse;
-      try {
-        response = await refresh(endpoint, base.refreshToken);
-      } catch (error) {
-        const code = (error as McpError).cause as { error?: unknown } | undefined;
-        if (code?.error === 'invalid_grant') {
-          // Drop the dead credential, unless another process has meanwhile stored a newer one.
-          const now = readToken(await this.#store.get(key));
-          if (now?.serial === base.serial) await this.#store.delete(key);
-        }
-        if (code?.error === 'invalid_client') await forgetClient(this.#store, as.issuer, base.clientId);
-        throw error;
-      }
-      const next = toStored(response, {
-        issuer,
-        resource,
-        clientId: client.clientId,
-        requestedScope: base.requestedScope,
-        previous: base,
-      });
-      await this.#store.set(key, asStored(next));
-      return next;
-    });
+    const token = await refreshLocked(
+      {
+        store: this.#store,
+        url: this.url,
+        clients: this.#clients,
+        authorizationServer: (issuer) => this.#authorizationServer(issuer),
+        endpoint: (as, resource, client, useDpop) => this.#endpoint(as, resource, client, useDpop),
+        usedClient: (client) => {
+          this.#client = client;
+        },
+      },
+      sentToken,
+    );
     this.#token = token;
     return token;
   }
@@ -329,16 +277,7 @@ export class OAuth implements Authorizer {
     const { previous, scope } = await this.#scopes(server, challenge, false);
     const client = await this.#chooseClient(server.as, undefined, false);
     const endpoint = await this.#endpoint(server.as, server.resource.resource, client, this.#dpopFor(server));
-    let response: oauth.TokenEndpointResponse;
-    if (this.#config.grant === 'client_credentials') response = await clientCredentials(endpoint, scope);
-    else if (this.#config.grant === 'jwt_bearer')
-      response = await jwtBearer(endpoint, this.#config.assertion ?? '', scope);
-    else {
-      const idp = this.#config.idp;
-      if (idp === undefined) throw new McpError('config', 'oauth config: the enterprise grant needs idp');
-      const jag = await exchangeForIdJag(this.#http, idp, server.as.issuer, server.resource.resource, scope);
-      response = await jwtBearer(endpoint, jag, scope);
-    }
+    const response = await grantResponse(this.#config, endpoint, scope);
     return this.#save(server, client, response, scope, previous);
   }
 
@@ -346,35 +285,29 @@ export class OAuth implements Authorizer {
     const challenge = options.challenge ?? this.#challenge;
     const server = await this.#discover(challenge);
     const { previous, scope } = await this.#scopes(server, challenge, true);
-    const { response, client } =
-      options.device === true
-        ? await this.#deviceFlow(server, scope, options)
-        : await this.#browserFlow(server, scope, options);
+    const { as } = server;
+    const { response, client } = await userLogin({
+      as,
+      resource: server.resource.resource,
+      scope,
+      config: this.#config,
+      store: this.#store,
+      options,
+      defaults: this.#options,
+      client: (redirectUri, device) => this.#chooseClient(as, redirectUri, device),
+      endpoint: (client) => this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server)),
+    });
     return this.#save(server, client, response, scope, previous);
   }
 
-  async #scopes(server: Server, challenge: AuthChallenge | undefined, user: boolean) {
-    const previous = readToken(await this.#store.get(keys.token(server.as.issuer, server.resource.resource)));
-    const stepUp = challenge?.error === 'insufficient_scope';
-    if (stepUp && covered(challenge.scope, previous?.requestedScope))
-      throw new McpError(
-        'forbidden',
-        `${this.url} still refuses with insufficient_scope for scopes that were already requested: logging in again will not help`,
-        { challenge },
-      );
-    const scope = chooseScopes({
-      configured: this.#config.scopes,
-      challenge: challenge?.scope,
-      resourceSupported: server.resource.scopesSupported,
-      previous: stepUp ? previous?.requestedScope : undefined,
-      serverSupported: server.as.scopes_supported,
-      wantsRefresh: user,
-    });
-    return { previous, scope };
+  #scopes(server: ProtectingServer, challenge: AuthChallenge | undefined, user: boolean) {
+    const { as, resource } = server;
+    const configured = this.#config.scopes;
+    return scopesToRequest({ store: this.#store, url: this.url, configured, resource, as, challenge, user });
   }
 
   async #save(
-    server: Server,
+    server: ProtectingServer,
     client: StoredClient,
     response: oauth.TokenEndpointResponse,
     scope: string | undefined,
@@ -393,23 +326,16 @@ export class OAuth implements Authorizer {
 
   // --- discovery, clients, endpoints ------------------------------------------------------------
 
-  async #discover(challenge: AuthChallenge | undefined): Promise<Server> {
-    const resource = await discoverResource(this.#http, this.#config.endpoint, challenge);
-    const issuer = resource.authorizationServers[0] as string;
-    // A fresh look at the metadata on every login: a server may have moved to another authorization server.
-    this.#servers.delete(issuer);
-    const takesDpop = resource.dpop || challenge?.scheme.toLowerCase() === 'dpop';
-    return { resource, as: await this.#authorizationServer(issuer), takesDpop };
+  #discover(challenge: AuthChallenge | undefined): Promise<ProtectingServer> {
+    return discoverServer(this.#http, this.#config.endpoint, challenge, (issuer) => {
+      // A fresh look at the metadata on every login: a server may have moved to another authorization server.
+      this.#servers.delete(issuer);
+      return this.#authorizationServer(issuer);
+    });
   }
 
   #authorizationServer(issuer: string): Promise<oauth.AuthorizationServer> {
-    let found = this.#servers.get(issuer);
-    if (found === undefined) {
-      found = discoverAuthorizationServer(this.#http, issuer);
-      found.catch(() => this.#servers.delete(issuer));
-      this.#servers.set(issuer, found);
-    }
-    return found;
+    return cached(this.#servers, issuer, () => discoverAuthorizationServer(this.#http, issuer));
   }
 
   /** The client to be at `as` for a new token (see `chooseClient`). */
@@ -445,77 +371,25 @@ export class OAuth implements Authorizer {
     };
   }
 
-  async #endpoint(
+  #endpoint(
     as: oauth.AuthorizationServer,
     resource: string,
     client: StoredClient,
     useDpop: boolean,
   ): Promise<TokenEndpoint> {
-    const key =
-      this.#config.privateKey === undefined
-        ? undefined
-        : { pem: this.#config.privateKey, algorithm: this.#config.signingAlgorithm ?? 'ES256' };
-    return {
-      as,
-      client: { client_id: client.clientId, token_endpoint_auth_method: client.authMethod },
-      auth: await clientAuthentication(client, key),
-      http: this.#http,
-      dpop: useDpop ? await this.#dpopHandle(as.issuer, client.clientId) : undefined,
-      resource,
-    };
+    const dpop = useDpop ? () => this.#dpopHandle(as.issuer, client.clientId) : undefined;
+    return tokenEndpoint(this.#config, this.#http, as, resource, client, dpop);
   }
 
-  #dpopFor(server: Server): boolean {
+  #dpopFor(server: ProtectingServer): boolean {
     return dpopWanted(server.as, this.#config.dpop, server.takesDpop);
   }
 
   #dpopHandle(issuer: string, clientId: string): Promise<oauth.DPoPHandle> {
-    let handle = this.#dpop.get(issuer);
-    if (handle === undefined) {
-      handle = dpopKeyPair(this.#store, issuer).then((pair) =>
+    return cached(this.#dpop, issuer, () =>
+      dpopKeyPair(this.#store, issuer).then((pair) =>
         oauth.DPoP({ client_id: clientId } as oauth.Client, pair),
-      );
-      handle.catch(() => this.#dpop.delete(issuer));
-      this.#dpop.set(issuer, handle);
-    }
-    return handle;
+      ),
+    );
   }
-
-  // --- the two user logins ----------------------------------------------------------------------
-
-  #browserFlow(server: Server, scope: string | undefined, options: LoginOptions) {
-    const { as } = server;
-    return browserLogin({
-      as,
-      resource: server.resource.resource,
-      scope,
-      config: this.#config,
-      store: this.#store,
-      options,
-      defaults: this.#options,
-      client: (redirectUri) => this.#chooseClient(as, redirectUri, false),
-      endpoint: (client) => this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server)),
-      forgetClient: (clientId) => forgetClient(this.#store, as.issuer, clientId),
-    });
-  }
-
-  #deviceFlow(server: Server, scope: string | undefined, options: LoginOptions) {
-    const { as } = server;
-    return deviceFlow({
-      as,
-      scope,
-      options,
-      defaults: this.#options,
-      client: () => this.#chooseClient(as, undefined, true),
-      endpoint: (client) => this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server)),
-      forgetClient: (clientId) => forgetClient(this.#store, as.issuer, clientId),
-    });
-  }
-}
-
-/** True when `authorization` (what was sent) carries this token. */
-function sent(authorization: string | undefined, token: StoredToken): boolean {
-  return (
-    authorization !== undefined && authorization.slice(authorization.indexOf(' ') + 1) === token.accessToken
-  );
 }

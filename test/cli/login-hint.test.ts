@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, test } from 'node:test';
-import { loginHint } from '../../src/cli/auth.js';
+import { loginHint } from '../../src/cli/login-hint.js';
 import { connect, isMcpError } from '../../src/index.js';
 import { listenLocal } from '../helpers/http-server.js';
 
