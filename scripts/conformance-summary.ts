@@ -52,6 +52,19 @@ interface ScenarioResult {
   checks: Check[];
   /** The driver's exit code, or undefined when it did not exit by itself (killed at the runner's timeout). */
   exitCode: number | undefined;
+  /** The driver's last stderr lines (its `conformance client failed: …` line), shown when it exits wrongly. */
+  stderrTail: string[];
+}
+
+/** The last `max` non-empty lines of `text`, colour codes removed, each cut to 300 characters. */
+function tail(text: string, max: number): string[] {
+  return text
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line !== '')
+    .slice(-max)
+    .map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line));
 }
 
 /** Parses the baseline: `client: []`, or `client:` then `  - <scenario> # <reason>` lines; anything else is an error. */
@@ -111,10 +124,12 @@ function readResults(dir: string): Map<string, ScenarioResult> {
         .replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, '');
       const stdout = readFileSync(path.join(full, 'stdout.txt'), 'utf8');
       const exit = EXIT_LINE.exec(stdout)?.[1];
+      const stderrFile = path.join(full, 'stderr.txt');
       results.set(name, {
         name,
         checks: JSON.parse(readFileSync(checksFile, 'utf8')) as Check[],
         exitCode: exit === undefined ? undefined : Number(exit),
+        stderrTail: existsSync(stderrFile) ? tail(readFileSync(stderrFile, 'utf8'), 5) : [],
       });
     }
   };
@@ -137,7 +152,11 @@ function describe(result: ScenarioResult): string {
     (c) => `${c.status} ${c.id}${c.errorMessage ? `: ${c.errorMessage.slice(0, 160)}` : ''}`,
   );
   const exit = result.exitCode === undefined ? 'did not exit by itself' : `exit ${result.exitCode}`;
-  return `${result.name} (${exit})${checks.length ? `\n      ${checks.join('\n      ')}` : ''}`;
+  // Why the driver exited as it did: without it a CI log shows only "exit 1".
+  const stderr =
+    result.exitCode === expectedExit(result.name) ? [] : result.stderrTail.map((line) => `stderr: ${line}`);
+  const details = [...checks, ...stderr];
+  return `${result.name} (${exit})${details.length ? `\n      ${details.join('\n      ')}` : ''}`;
 }
 
 /** Judges one revision; returns the problems found. */

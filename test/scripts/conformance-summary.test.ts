@@ -36,6 +36,7 @@ interface Fake {
   status: 'SUCCESS' | 'FAILURE' | 'WARNING';
   /** The driver's exit code; undefined when it printed no exit line (killed at the timeout). */
   exit: number | undefined;
+  stderr?: string;
 }
 
 const GOOD: Record<string, Fake> = {
@@ -66,6 +67,7 @@ function layOut(results: Record<string, Fake>, baseline: string): string {
     );
     const exitLine = fake.exit === undefined ? '' : `\nautos-mcp-conformance-exit ${fake.exit}\n`;
     writeFileSync(path.join(folder, 'stdout.txt'), `some output${exitLine}`);
+    if (fake.stderr !== undefined) writeFileSync(path.join(folder, 'stderr.txt'), fake.stderr);
   }
   return out;
 }
@@ -125,6 +127,17 @@ test('a passing scenario whose client did not exit 0 by itself fails the run', (
     assert.equal(run.status, 1, run.output);
     assert.match(run.output, /unexpected failure: tools_call \((exit 1|did not exit by itself)\)/);
   }
+});
+
+test("a driver that exits wrongly has its stderr's last lines shown, colour codes removed", () => {
+  const stderr = `early line\n${'x\n'.repeat(4)}\x1b[31mconformance client failed (protocol): ${'y'.repeat(400)}\x1b[0m\n\n`;
+  const run = summarize({ ...GOOD, tools_call: { status: 'SUCCESS', exit: 1, stderr } });
+  assert.equal(run.status, 1, run.output);
+  assert.match(run.output, /unexpected failure: tools_call \(exit 1\)\n {6}stderr: x\n/);
+  assert.match(run.output, /stderr: conformance client failed \(protocol\): y{262}…\n/);
+  assert.doesNotMatch(run.output, /early line|\x1b/);
+  const expected = summarize({ ...GOOD, tools_call: { status: 'FAILURE', exit: 0, stderr } });
+  assert.doesNotMatch(expected.output, /stderr:/, 'an expected exit shows no stderr');
 });
 
 test('the gated unscored scenario must pass; extensions are only reported', () => {

@@ -16,6 +16,7 @@ import {
   type IncomingMessage,
 } from 'node:http';
 import { createRequire } from 'node:module';
+import { closeStaleSockets, IDLE_SOCKET_LIMIT_MS, limitIdleSockets } from './idle-sockets.js';
 import type { PoolRequestOptions, PoolResponse, RequestPool } from './pool.js';
 
 /** node:https (and with it node:tls and crypto, ~2 ms) is loaded only for an `https:` origin. */
@@ -29,9 +30,12 @@ export class NodePool implements RequestPool {
   readonly #send: typeof httpRequest;
   /** Requests not yet over, with the function that fails each one (for `destroy()`). */
   readonly #open = new Map<ClientRequest, (error: Error) => void>();
+  readonly #idleLimitMs: number;
   #destroyed = false;
 
-  constructor(origin: URL, maxSockets: number) {
+  /** `idleLimitMs`: how long a keep-alive socket may idle and still be reused (idle-sockets.ts). */
+  constructor(origin: URL, maxSockets: number, idleLimitMs = IDLE_SOCKET_LIMIT_MS) {
+    this.#idleLimitMs = idleLimitMs;
     // URL keeps the brackets of an IPv6 literal; node:http wants the bare address.
     this.#hostname = origin.hostname.replace(/^\[(.*)\]$/, '$1');
     this.#port = origin.port;
@@ -44,6 +48,7 @@ export class NodePool implements RequestPool {
       this.#agent = new HttpAgent(agentOptions);
       this.#send = httpRequest;
     }
+    limitIdleSockets(this.#agent, idleLimitMs);
   }
 
   request(options: PoolRequestOptions): Promise<PoolResponse> {
@@ -56,6 +61,7 @@ export class NodePool implements RequestPool {
           ? options.headers
           : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };
       const send = this.#send;
+      closeStaleSockets(this.#agent, this.#idleLimitMs);
       let req: ClientRequest;
       try {
         req = send({

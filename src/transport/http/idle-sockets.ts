@@ -1,0 +1,56 @@
+/**
+ * Keep-alive sockets that have waited too long are not reused. A server closes an idle connection after its
+ * own timeout (5 s in Node and uvicorn); a request written to a socket the server is closing, or has closed
+ * while this process was too busy to notice, fails with ECONNRESET, and since nothing is resent on its own
+ * that call is lost. So a socket idle for `limitMs` or more (4 s by default, as undici's own default) is
+ * closed before the next request picks one, measured when the request is made, not only by a timer a busy
+ * event loop may run late. Node's Agent takes free sockets from the end of its list and skips closed ones
+ * at the front; sockets are freed in time order, so the stale ones are always at the front.
+ *
+ * Runtimes whose node:http has no Agent socket pool of its own (Bun, Deno) call none of this: a no-op there.
+ */
+import type { Agent } from 'node:http';
+import { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+
+export const IDLE_SOCKET_LIMIT_MS = 4_000;
+
+/** When each free socket was put back in the pool. */
+const freedAt = new WeakMap<Socket, number>();
+
+/** Makes `agent` stamp the sockets it keeps and close them after `limitMs` idle. */
+export function limitIdleSockets(agent: Agent, limitMs: number): void {
+  const keep = agent.keepSocketAlive.bind(agent);
+  const reuse = agent.reuseSocket.bind(agent);
+  // @types/node says keepSocketAlive returns void; Node's returns whether the socket is kept.
+  agent.keepSocketAlive = (socket: Duplex) => {
+    const kept: unknown = keep(socket);
+    if (kept !== false && socket instanceof Socket) {
+      freedAt.set(socket, performance.now());
+      // The Agent closes a free socket whose timeout fires; one in use ignores it (cleared on reuse below).
+      socket.setTimeout(limitMs);
+    }
+    return kept;
+  };
+  agent.reuseSocket = (socket, request) => {
+    if (socket instanceof Socket) {
+      freedAt.delete(socket);
+      socket.setTimeout(0);
+    }
+    reuse(socket, request);
+  };
+}
+
+/** Closes the free sockets of `agent` idle for `limitMs` or more; call before each request. */
+export function closeStaleSockets(agent: Agent, limitMs: number): void {
+  const now = performance.now();
+  for (const sockets of Object.values(agent.freeSockets)) {
+    for (const socket of sockets ?? []) {
+      if (!(socket instanceof Socket)) break;
+      const since = freedAt.get(socket);
+      if (since === undefined || now - since < limitMs) break;
+      freedAt.delete(socket);
+      socket.destroy();
+    }
+  }
+}
