@@ -13,6 +13,9 @@ import type { SseParser } from './sse.js';
  * Stops reading a body for good. undici reports a destroy without error as an `'error'` event
  * (`UND_ERR_ABORTED`), which would be uncaught without a listener; that event means nothing here.
  */
+/** How much of an error answer's body is read for the server's own words. */
+export const ERROR_BODY_LIMIT = 64 * 1024;
+
 export function discard(body: Readable): void {
   body.on('error', ignore);
   body.destroy();

@@ -11,14 +11,13 @@ import { McpError } from '../../errors/index.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/jsonrpc.js';
 import type { SendOptions } from '../connection.js';
 import { madeProgress, RESUME_BUDGET, Reconnect } from './backoff.js';
-import { discard, mediaType, readBounded, readSse, type SseOutcome } from './body.js';
+import { discard, ERROR_BODY_LIMIT, mediaType, readBounded, readSse, type SseOutcome } from './body.js';
 import { type AbortCause, abortError, networkError, serverMessage, statusError } from './failures.js';
 import { readSessionId, SESSION_HEADER } from './session.js';
 import { type HttpShell, type Issued, issue } from './shell.js';
 import { SseParser } from './sse.js';
 
 /** Error bodies are small; this is plenty for a JSON-RPC error with data. A longer body is not read. */
-const ERROR_BODY_LIMIT = 64 * 1024;
 
 export interface ExchangeInput {
   message: JsonRpcMessage;

@@ -15,20 +15,34 @@ import type { Duplex } from 'node:stream';
 
 export const IDLE_SOCKET_LIMIT_MS = 4_000;
 
+/**
+ * The idle limit under a server's `Keep-Alive: timeout=N` hint: 2 s short of it (a busy process notices a
+ * freed socket late), never over `limitMs`; 0 (never reuse) when the hint leaves under 1 s.
+ */
+export function hintedLimit(hint: string | string[] | undefined, limitMs: number): number {
+  const text = Array.isArray(hint) ? hint[0] : hint;
+  const seconds = /(?:^|[\s,])timeout=(\d{1,6})(?:$|[\s,])/i.exec(text ?? '')?.[1];
+  if (seconds === undefined) return limitMs;
+  const hinted = Number(seconds) * 1000 - 2_000;
+  return Math.min(limitMs, hinted < 1_000 ? 0 : hinted);
+}
+
 /** When each free socket was put back in the pool. */
 const freedAt = new WeakMap<Socket, number>();
 
-/** Makes `agent` stamp the sockets it keeps and close them after `limitMs` idle. */
-export function limitIdleSockets(agent: Agent, limitMs: number): void {
+/** Makes `agent` stamp the sockets it keeps and close them after `limitMs()` idle. */
+export function limitIdleSockets(agent: Agent, limitMs: () => number): void {
   const keep = agent.keepSocketAlive.bind(agent);
   const reuse = agent.reuseSocket.bind(agent);
   // @types/node says keepSocketAlive returns void; Node's returns whether the socket is kept.
   agent.keepSocketAlive = (socket: Duplex) => {
     const kept: unknown = keep(socket);
-    if (kept !== false && socket instanceof Socket) {
+    const limit = limitMs();
+    if (kept === false || limit === 0) return false;
+    if (socket instanceof Socket) {
       freedAt.set(socket, performance.now());
       // The Agent closes a free socket whose timeout fires; one in use ignores it (cleared on reuse below).
-      socket.setTimeout(limitMs);
+      socket.setTimeout(Math.min(limit, 2 ** 31 - 1));
     }
     return kept;
   };

@@ -16,7 +16,7 @@ import {
   type IncomingMessage,
 } from 'node:http';
 import { createRequire } from 'node:module';
-import { closeStaleSockets, IDLE_SOCKET_LIMIT_MS, limitIdleSockets } from './idle-sockets.js';
+import { closeStaleSockets, hintedLimit, IDLE_SOCKET_LIMIT_MS, limitIdleSockets } from './idle-sockets.js';
 import type { PoolRequestOptions, PoolResponse, RequestPool } from './pool.js';
 
 /** node:https (and with it node:tls and crypto, ~2 ms) is loaded only for an `https:` origin. */
@@ -30,11 +30,14 @@ export class NodePool implements RequestPool {
   readonly #send: typeof httpRequest;
   /** Requests not yet over, with the function that fails each one (for `destroy()`). */
   readonly #open = new Map<ClientRequest, (error: Error) => void>();
-  readonly #idleLimitMs: number;
+  /** The idle limit asked for, and the one in force (lowered by the server's Keep-Alive hint). */
+  readonly #maxIdleMs: number;
+  #idleLimitMs: number;
   #destroyed = false;
 
   /** `idleLimitMs`: how long a keep-alive socket may idle and still be reused (idle-sockets.ts). */
   constructor(origin: URL, maxSockets: number, idleLimitMs = IDLE_SOCKET_LIMIT_MS) {
+    this.#maxIdleMs = idleLimitMs;
     this.#idleLimitMs = idleLimitMs;
     // URL keeps the brackets of an IPv6 literal; node:http wants the bare address.
     this.#hostname = origin.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -48,7 +51,7 @@ export class NodePool implements RequestPool {
       this.#agent = new HttpAgent(agentOptions);
       this.#send = httpRequest;
     }
-    limitIdleSockets(this.#agent, idleLimitMs);
+    limitIdleSockets(this.#agent, () => this.#idleLimitMs);
   }
 
   request(options: PoolRequestOptions): Promise<PoolResponse> {
@@ -102,6 +105,7 @@ export class NodePool implements RequestPool {
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('response', (res: IncomingMessage) => {
         response = res;
+        this.#idleLimitMs = hintedLimit(res.headers['keep-alive'], this.#maxIdleMs);
         res.once('close', done);
         if (settled) {
           res.destroy();

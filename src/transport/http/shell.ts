@@ -3,12 +3,14 @@
  * puts a request on the wire: headers from the `HeaderBuilder`, then the request, and on a 401 or 403 the
  * authorizer is told and may have the request sent once more (S25/basic/authorization).
  */
+
+import { Readable } from 'node:stream';
 import { httpFailed, httpRequestStarted, httpResponded } from '../../diagnostics/publish.js';
 import type { AuthChallenge } from '../../errors/index.js';
 import { McpError } from '../../errors/index.js';
 import { parseWwwAuthenticate } from '../../protocol/www-authenticate.js';
 import type { Authorizer } from '../authorizer.js';
-import { discard } from './body.js';
+import { ERROR_BODY_LIMIT, readBounded } from './body.js';
 import type { HeaderBuilder, HeaderSpec } from './headers.js';
 import type { PoolResponse, RequestPool } from './pool.js';
 
@@ -74,9 +76,14 @@ export async function issue(
     if ((status !== 401 && status !== 403) || shell.authorizer?.refused === undefined || attempt > 0) {
       return { response, sessionSent: built.sessionSent };
     }
+    // The body is read before the authorizer runs, so the socket goes back to the pool now: an OAuth login
+    // can outlast the server's keep-alive, and a socket held meanwhile looks fresh when it comes back.
+    const words = await readBounded(response.body, ERROR_BODY_LIMIT).catch(() => null);
     const again = await tellRefused(shell, spec, status, response, built.authorization);
-    if (!again) return { response, sessionSent: built.sessionSent };
-    discard(response.body);
+    if (!again) {
+      const body = Readable.from(words === null ? [] : [words]);
+      return { response: { ...response, body }, sessionSent: built.sessionSent };
+    }
     if (shell.logging) shell.log(`${spec.method} -> ${status}, sending once more with a new authorization`);
   }
 }
@@ -115,7 +122,6 @@ async function tellRefused(
     });
     return verdict === true;
   } catch (cause) {
-    discard(response.body);
     if (cause instanceof McpError) throw cause;
     throw new McpError('auth_required', `${spec.method} to ${shell.target}: the authorizer failed`, {
       delivery: 'delivered',

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { after, describe, it } from 'node:test';
+import { hintedLimit } from '../../../src/transport/http/idle-sockets.js';
 import { NodePool } from '../../../src/transport/http/node-pool.js';
 
 /** A node:http server that closes idle connections after `idleMs` and answers with its connection count. */
@@ -94,5 +95,19 @@ describe('idle keep-alive sockets', () => {
     } finally {
       await pool.destroy();
     }
+  });
+});
+
+describe("the server's Keep-Alive hint", () => {
+  it('lowers the limit to 2 s short of the hint, never raises it, and 0 when under 1 s would be left', () => {
+    assert.equal(hintedLimit(undefined, 4_000), 4_000);
+    assert.equal(hintedLimit('timeout=5', 4_000), 3_000);
+    assert.equal(hintedLimit('max=100, timeout=5', 4_000), 3_000);
+    assert.equal(hintedLimit(['timeout=5', 'timeout=60'], 4_000), 3_000);
+    assert.equal(hintedLimit('timeout=75', 4_000), 4_000);
+    assert.equal(hintedLimit('timeout=2', 4_000), 0);
+    assert.equal(hintedLimit('timeout=0', 4_000), 0);
+    assert.equal(hintedLimit('xtimeout=1', 4_000), 4_000, 'another parameter');
+    assert.equal(hintedLimit(`timeout=${'9'.repeat(400)}`, 4_000), 4_000, 'an absurd number is ignored');
   });
 });
