@@ -5,20 +5,12 @@
  * A stored value that is not a config is an error, never ignored, and no error ever shows a value.
  */
 
-import type { ServerConfig } from '../config/server-config.js';
+import { checkPartialConfig, type PartialServerConfig } from '../config/index.js';
 import { McpError } from '../errors/index.js';
 import { memoryStore } from '../store/memory.js';
 import type { CredentialStore, StoredValue } from '../store/types.js';
-import { checkPartialConfig } from './partial-config.js';
 
-/** A stored config: any part of a `ServerConfig`, `command` or `url` not required. */
-export type PartialServerConfig = Partial<
-  Record<keyof ServerConfig | StdioOnlyKey | HttpOnlyKey, unknown>
-> & {
-  readonly [key: string]: unknown;
-};
-type StdioOnlyKey = 'command' | 'args' | 'cwd' | 'env' | 'envFrom' | 'stderr' | 'isolate' | 'graceMs';
-type HttpOnlyKey = 'url' | 'headers' | 'authToken' | 'ca' | 'proxy' | 'useEnvProxy';
+export type { PartialServerConfig };
 
 /** Which store settings live in. */
 export type SettingsBackend = 'keyring' | 'plaintext-file' | 'memory';
