@@ -38,3 +38,4 @@ export type {
   StderrMode,
   StdioServerConfig,
 } from './server-config.js';
+export { fromStoredConfig, toStoredConfig } from './stored.js';

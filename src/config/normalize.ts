@@ -69,7 +69,7 @@ export function normalizeBaseConfig(config: BaseServerConfig, target: string): N
  * field one a server config has, not mixing stdio and HTTP fields, and each field valid by the table's
  * check. Returns a plain copy. Errors are `config` errors starting with `what` and naming the field.
  */
-export function checkPartialConfig<T extends object>(value: T, what: string): T {
+export function checkPartialConfig(value: unknown, what: string): PartialServerConfig {
   try {
     return guarded(() => {
       const raw = snapshotOf(value);
@@ -77,7 +77,7 @@ export function checkPartialConfig<T extends object>(value: T, what: string): T 
       if (kinds.has('stdio') && kinds.has('http'))
         fail('it mixes stdio fields (command, env…) with HTTP fields (url, headers…)');
       checkFields(raw, kinds.has('http') ? 'http' : 'stdio', true);
-      return raw as T;
+      return raw;
     });
   } catch (error) {
     const message = (error as Error).message.replace(/^invalid server config: (it )?/, '');

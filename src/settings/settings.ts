@@ -5,7 +5,12 @@
  * A stored value that is not a config is an error, never ignored, and no error ever shows a value.
  */
 
-import { checkPartialConfig, type PartialServerConfig } from '../config/index.js';
+import {
+  checkPartialConfig,
+  fromStoredConfig,
+  type PartialServerConfig,
+  toStoredConfig,
+} from '../config/index.js';
 import { McpError } from '../errors/index.js';
 import { memoryStore } from '../store/memory.js';
 import type { CredentialStore, StoredValue } from '../store/types.js';
@@ -82,7 +87,7 @@ export function openSettings(options: SettingsOptions = {}): Settings {
     async save(name, config) {
       checkName(name);
       const checked = checkPartialConfig(config, `settings "${name}"`);
-      await (await opened()).set(`${KEY}${name}`, checked as StoredValue);
+      await (await opened()).set(`${KEY}${name}`, toStoredConfig(checked) as StoredValue);
     },
     async load(name, allowMissing = false) {
       checkName(name);
@@ -95,7 +100,7 @@ export function openSettings(options: SettingsOptions = {}): Settings {
         );
       }
       try {
-        return checkPartialConfig(value, `settings "${name}"`);
+        return checkPartialConfig(fromStoredConfig(value), `settings "${name}"`);
       } catch (error) {
         throw new McpError(
           'config',
