@@ -19,6 +19,8 @@ const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]{1,40})-----[\s\S]*?-----END \1-----/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const MAX_INT = 2 ** 31 - 1;
+/** `graceMs` at most: ten minutes per wait. */
+const MAX_GRACE_MS = 600_000;
 
 /** Throws the `config` error every check throws. */
 export function fail(message: string): never {
@@ -132,7 +134,6 @@ export function graceMsOf(value: unknown): number | undefined {
   if (graceMs > MAX_GRACE_MS) fail(`graceMs must be at most ${MAX_GRACE_MS}`);
   return graceMs;
 }
-const MAX_GRACE_MS = 600_000;
 
 /** A string field whose text is checked by `check` (which throws its own `config` error). */
 export function stringOf(

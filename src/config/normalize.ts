@@ -25,7 +25,7 @@ import { quoteKey, snapshotPlainData } from './plain-data.js';
 import type { BaseServerConfig, ServerConfig } from './server-config.js';
 
 /** A stored or to-be-stored config: any part of a server config (`command` or `url` not required). */
-export type PartialServerConfig = Partial<Record<ConfigFieldName, unknown>> & {
+export type PartialServerConfig = Partial<Record<keyof typeof CONFIG_FIELDS, unknown>> & {
   readonly [key: string]: unknown;
 };
 
