@@ -7,15 +7,16 @@
 import { durationMs } from '../config/durations.js';
 import {
   type BaseServerConfig,
+  envFromResolver,
   type NormalizedCommon,
   normalizeBaseConfig,
   normalizeConfig,
   type ServerConfig,
+  type SettingsReader,
 } from '../config/index.js';
 import { connectionFailed, connectionIsReady, debugNote, newConnectionId } from '../diagnostics/publish.js';
 import type { McpError } from '../errors/index.js';
 import type { Connection, ProcessReport } from '../transport/connection.js';
-import { openConnection } from '../transport/open.js';
 import type { CallOptions, CallToolOptions } from './call-options.js';
 import { answerInputRequest, clientCapabilities } from './capabilities.js';
 import { ToolCatalog } from './catalog.js';
@@ -24,6 +25,7 @@ import { Engine } from './engine.js';
 import { endedByProbe, getReady, ReadyBudget } from './lifecycle.js';
 import { notSent } from './not-sent.js';
 import { routeNotification } from './notifications.js';
+import { openConnection } from './open-connection.js';
 import type { ConnectOptions } from './options.js';
 import { Responder } from './responder.js';
 import { startupError } from './startup-error.js';
@@ -46,10 +48,18 @@ async function resolveConnection(
   const connection = await openConnection(normalized, {
     auth: options.auth,
     dispatcher: options.dispatcher,
-    settings: options.settings,
+    resolveEnvFrom: envFromResolver(() => options.settings ?? defaultSettings()),
     connectionId,
   });
   return { settings: normalized, connection };
+}
+
+/**
+ * The settings `envFrom` reads when `options.settings` is not given: `autos-mcp/settings` in the OS
+ * credential store, loaded only when a config names one (the one place the client reaches settings).
+ */
+async function defaultSettings(): Promise<SettingsReader> {
+  return (await import('../settings/settings.js')).openSettings();
 }
 
 /**

@@ -3,7 +3,7 @@
  * in the plain-data config. Giving a handler is what declares the matching client capability.
  */
 import type { Dispatcher } from 'undici';
-import type { Settings } from '../settings/settings.js';
+import type { SettingsReader } from '../config/index.js';
 import type { Authorizer } from '../transport/authorizer.js';
 import type { Connection } from '../transport/connection.js';
 import type { ElicitationRequest, ElicitResult, ServerLogEntry } from './types.js';
@@ -54,7 +54,7 @@ export interface ConnectOptions {
    * stdio servers: where the config's `envFrom` settings are read (from `autos-mcp/settings`'s
    * `openSettings()`); default the OS credential store.
    */
-  settings?: Settings;
+  settings?: SettingsReader;
   /**
    * A ready connection to use instead of opening one from a config (e.g. one end of `createMemoryPair()`,
    * or a transport of your own: see docs/extending.md). The config then holds only the shared settings.

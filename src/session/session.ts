@@ -9,10 +9,9 @@ import type { CallOptions, CallToolOptions } from '../client/call-options.js';
 import type { Client, CloseReport, ListToolsOptions } from '../client/client.js';
 import type { ConnectOptions } from '../client/options.js';
 import type { CallToolResult, LegacyVersion, Tool, ToolCallOutcome, ToolList } from '../client/types.js';
-import type { ServerConfig } from '../config/index.js';
+import { mergeConfig, type ServerConfig } from '../config/index.js';
 import { McpError } from '../errors/index.js';
 import type { Settings } from '../settings/settings.js';
-import { mergeConfig } from './merge.js';
 
 /** A trusted local function that says which server to use (discovery, a later authorization…). */
 export type ConfigResolver = (options: {

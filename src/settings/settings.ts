@@ -5,20 +5,17 @@
  * A stored value that is not a config is an error, never ignored, and no error ever shows a value.
  */
 
-import type { ServerConfig } from '../config/server-config.js';
+import {
+  checkPartialConfig,
+  fromStoredConfig,
+  type PartialServerConfig,
+  toStoredConfig,
+} from '../config/index.js';
 import { McpError } from '../errors/index.js';
 import { memoryStore } from '../store/memory.js';
 import type { CredentialStore, StoredValue } from '../store/types.js';
-import { checkPartialConfig } from './partial-config.js';
 
-/** A stored config: any part of a `ServerConfig`, `command` or `url` not required. */
-export type PartialServerConfig = Partial<
-  Record<keyof ServerConfig | StdioOnlyKey | HttpOnlyKey, unknown>
-> & {
-  readonly [key: string]: unknown;
-};
-type StdioOnlyKey = 'command' | 'args' | 'cwd' | 'env' | 'envFrom' | 'stderr' | 'isolate' | 'graceMs';
-type HttpOnlyKey = 'url' | 'headers' | 'authToken' | 'ca' | 'proxy' | 'useEnvProxy';
+export type { PartialServerConfig };
 
 /** Which store settings live in. */
 export type SettingsBackend = 'keyring' | 'plaintext-file' | 'memory';
@@ -90,7 +87,7 @@ export function openSettings(options: SettingsOptions = {}): Settings {
     async save(name, config) {
       checkName(name);
       const checked = checkPartialConfig(config, `settings "${name}"`);
-      await (await opened()).set(`${KEY}${name}`, checked as StoredValue);
+      await (await opened()).set(`${KEY}${name}`, toStoredConfig(checked) as StoredValue);
     },
     async load(name, allowMissing = false) {
       checkName(name);
@@ -103,7 +100,7 @@ export function openSettings(options: SettingsOptions = {}): Settings {
         );
       }
       try {
-        return checkPartialConfig(value, `settings "${name}"`);
+        return checkPartialConfig(fromStoredConfig(value), `settings "${name}"`);
       } catch (error) {
         throw new McpError(
           'config',

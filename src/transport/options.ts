@@ -1,9 +1,8 @@
 /**
- * Validated, normalized inputs of each transport. The client's `normalizeConfig` produces them from the
- * user's plain-data config; transports trust them.
+ * Validated, normalized inputs of each transport, declared by the transport itself: config's
+ * `normalizeConfig` produces values of this shape from the user's plain-data config (the client hands
+ * them over; the types meet structurally), and transports trust them.
  */
-
-import type { EnvSource } from '../config/env-from.js';
 
 export type StderrMode = 'capture' | 'inherit' | 'ignore';
 
@@ -14,8 +13,6 @@ export interface StdioTransportOptions {
   cwd?: string;
   /** Extra variables for the child, on top of the allow-listed part of the parent's environment. */
   env: Readonly<Record<string, string>>;
-  /** Variables resolved just before spawning (transport/open.ts); absent once resolved. */
-  envFrom?: Readonly<Record<string, EnvSource>>;
   stderr: StderrMode;
   /** Largest single message (one stdout line) accepted, in bytes. */
   maxMessageBytes: number;

@@ -9,11 +9,10 @@ import { Worker } from 'node:worker_threads';
 import type { Progress } from '../client/call-options.js';
 import type { Tool, ToolCallOutcome } from '../client/types.js';
 import { durationMs } from '../config/durations.js';
-import { normalizeConfig, type ServerConfig } from '../config/server-config.js';
+import { checkConfigData, type ServerConfig, snapshotPlainData } from '../config/index.js';
 import { errorFromData, isMcpError, McpError } from '../errors/index.js';
 import { type DispatchControl, dispatch } from './dispatch.js';
 import { threadEntry } from './entry.js';
-import { toPlainData } from './plain.js';
 import { DEFAULT_CLOSE_BUDGET_MS, ID_PATTERN, label, type ThreadData, type ToOwner } from './protocol.js';
 import { own } from './registry.js';
 import type { WorkerStatus } from './status.js';
@@ -55,17 +54,14 @@ export interface WorkerCloseOptions {
   timeoutMs?: number;
 }
 
-const INFINITY_AT: ReadonlySet<string> = new Set(['config.timeoutMs']);
-
 /**
  * Starts a worker thread that connects to the server of `config` (plain JSON data; checked here, before any
  * thread starts) and resolves with its id once the client is ready. On failure the thread ends, nothing is
  * left behind, and the error is the client's (`spawn`, `timeout`, …).
  */
 export async function open(config: ServerConfig, options: OpenOptions = {}): Promise<string> {
-  const checked = toPlainData(config, 'config', { infinityAt: INFINITY_AT });
-  if (!checked.ok) throw new McpError('config', `open: ${checked.reason}`);
-  normalizeConfig(checked.value as ServerConfig);
+  // Judged as `connect()` judges it (config's field table), then posted as the plain copy that was checked.
+  const data = checkConfigData(config);
   const openTimeoutMs = options.timeoutMs;
   if (openTimeoutMs !== undefined) durationMs(openTimeoutMs, 'timeoutMs', 0, { positive: true });
   const { signal } = options;
@@ -73,7 +69,7 @@ export async function open(config: ServerConfig, options: OpenOptions = {}): Pro
   const id = `mcpw_${randomUUID()}`;
   const threadData: ThreadData = {
     id,
-    config: checked.value as Record<string, unknown>,
+    config: data,
     ...(openTimeoutMs === undefined ? {} : { openTimeoutMs }),
   };
   const start = threadEntry();
@@ -140,7 +136,7 @@ export async function callTool(
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw new McpError('config', `callTool ${name}: arguments must be an object`);
   }
-  const checked = toPlainData(args, 'arguments');
+  const checked = snapshotPlainData(args, 'arguments');
   if (!checked.ok) throw new McpError('config', `callTool ${name}: ${checked.reason}`);
   const fields = {
     name,

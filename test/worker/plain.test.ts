@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import vm from 'node:vm';
 import { MessageChannel } from 'node:worker_threads';
+import { snapshotPlainData as toPlainData } from '../../src/config/plain-data.js';
 import { isMcpError } from '../../src/errors/index.js';
 import { callTool, close, nullGaps, open } from '../../src/worker/index.js';
-import { toPlainData } from '../../src/worker/plain.js';
 import { nodeServer, STATE_SERVER, threadCount } from './helpers.js';
 
 class Point {

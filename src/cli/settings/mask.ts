@@ -2,6 +2,7 @@
  * Settings as shown: every secret masked (`env` and `headers` values, `authToken`, a proxy password) unless
  * revealed on request, as indented lines, and what `set` saved (names only, never a value).
  */
+import { fieldRule } from '../../config/index.js';
 import { safeText } from '../format.js';
 
 /** A JSON object (not an array, not null). */
@@ -14,15 +15,19 @@ export function masked(value: unknown): string {
   return typeof value === 'string' ? `•••• (${[...value].length} chars)` : '••••';
 }
 
-/** A copy of `config` with every secret masked: `env` and `headers` values, `authToken`, a proxy password. */
+/**
+ * A copy of `config` with every secret masked, by the config field table's `secret` rule: `env` and
+ * `headers` values, `authToken`, a proxy password.
+ */
 export function maskConfig(config: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(config)) {
     let shown: unknown = value;
-    if ((key === 'env' || key === 'headers') && isRecord(value))
+    const secret = fieldRule(key)?.secret;
+    if (secret === 'values' && isRecord(value))
       shown = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v)]));
-    else if (key === 'authToken') shown = masked(value);
-    else if (key === 'proxy' && typeof value === 'string') shown = maskedProxy(value);
+    else if (secret === 'whole') shown = masked(value);
+    else if (secret === 'url-password' && typeof value === 'string') shown = maskedProxy(value);
     Object.defineProperty(out, key, { value: shown, enumerable: true, writable: true, configurable: true });
   }
   return out;

@@ -2,8 +2,8 @@
  * `autos-mcp settings set <name>`: the non-secret fields from options, the secrets from stdin or a hidden
  * prompt (never from the command line), merged into the saved settings of that name unless `--replace`.
  */
-import { McpError, type ServerConfig } from '../../client/index.js';
-import { mergeConfig } from '../../session/merge.js';
+import { McpError } from '../../client/index.js';
+import { mergeConfig } from '../../config/index.js';
 import type { PartialServerConfig } from '../../settings/settings.js';
 import { type ParsedArgs, UsageError } from '../args.js';
 import type { CliIo } from '../main.js';
@@ -98,11 +98,8 @@ export async function setCommand(parsed: ParsedArgs, name: string, io: CliIo): P
     if (Object.keys(env).length > 0) partial['env'] = env;
     if (Object.keys(headers).length > 0) partial['headers'] = headers;
   }
-  partial = mergeConfig(partial as unknown as ServerConfig, fields) as unknown as Record<string, unknown>;
-  const config: PartialServerConfig =
-    existing === null
-      ? partial
-      : (mergeConfig(existing as unknown as ServerConfig, partial) as unknown as PartialServerConfig);
+  partial = mergeConfig(partial, fields);
+  const config: PartialServerConfig = existing === null ? partial : mergeConfig(existing, partial);
   await settings.save(name, config);
 
   if (parsed.json) {

@@ -3,7 +3,7 @@
  * the target given (the target gives the server, the settings the secrets).
  */
 import { McpError, type ServerConfig } from '../../client/index.js';
-import { mergeConfig } from '../../session/merge.js';
+import { mergeConfig } from '../../config/index.js';
 import type { Settings } from '../../settings/settings.js';
 import { type ParsedArgs, targetConfig, targetUrl, UsageError } from '../args.js';
 import type { CliIo } from '../main.js';

@@ -2,10 +2,12 @@
  * The child's environment: an allow-list of the parent's variables (enough to find programs, locate the
  * home directory, pick a locale and a temp dir) plus what the config names. Never the whole parent
  * environment, so unrelated secrets (cloud keys, tokens) do not leak into every server we start.
- * Names and values given in the config are checked (`envNameProblem`, `envValueProblem`): a name with `=`
- * would set another variable, and a NUL would make Node's spawn throw with the value in its message.
+ * Names and values are checked once more here, the last step before a process gets them (the rule is
+ * `internal/env-names.ts`, which config applies first): a name with `=` would set another variable, and a
+ * NUL would make Node's spawn throw with the value in its message.
  */
 import { McpError } from '../../errors/index.js';
+import { envNameProblem, envValueProblem } from '../../internal/env-names.js';
 
 const POSIX_ALLOWED = [
   'PATH',
@@ -40,27 +42,6 @@ const WINDOWS_EXTRA = [
   'NUMBER_OF_PROCESSORS',
   'PROCESSOR_ARCHITECTURE',
 ] as const;
-
-/**
- * Why `name` cannot be an environment variable name, or undefined when it can: it is empty, holds `=`
- * (the OS splits `NAME=value` at the first `=`, so the rest would become the value of another variable)
- * or holds NUL. Never quotes the name past its first such character.
- */
-export function envNameProblem(name: string): string | undefined {
-  if (name === '') return 'an env variable name is empty';
-  const at = name.search(/[=\0]/);
-  if (at < 0) return undefined;
-  const what = name[at] === '=' ? '"="' : 'a NUL byte';
-  if (at === 0) return `an env variable name starts with ${what}`;
-  const prefix = /^[A-Za-z0-9_.-]{0,32}/.exec(name)?.[0] ?? '';
-  const shown = prefix.length === at ? JSON.stringify(prefix) : `starting ${JSON.stringify(prefix)}`;
-  return `the env variable name ${shown} is followed by ${what}, which a name cannot contain`;
-}
-
-/** Why `value` cannot be an environment variable value (it holds NUL), or undefined. Never quotes it. */
-export function envValueProblem(value: string): string | undefined {
-  return value.includes('\0') ? 'holds a NUL byte, which an environment value cannot contain' : undefined;
-}
 
 /**
  * Builds the child environment. Pure: `parentEnv` is usually `process.env`. On Windows, names compare

@@ -11,8 +11,8 @@ import { accessSync, closeSync, constants, existsSync, openSync, readSync, statS
 import path from 'node:path';
 import { McpError } from '../../errors/index.js';
 import { redact } from '../../internal/redact.js';
+import { programName, serverDisplayName } from '../../internal/server-name.js';
 import type { StdioTransportOptions } from '../options.js';
-import { programName, serverDisplayName } from './display.js';
 import { buildChildEnv, getEnv } from './env.js';
 import { buildWindowsCommandLine, resolveWindowsCommand } from './windows.js';
 
@@ -28,7 +28,7 @@ const SPLIT_WORDS_SHOWN = 4;
 /** Long enough for a real absolute path, so the suggestion can be copied; short enough to bound a hostile config. */
 const SPLIT_WORD_MAX = 240;
 
-/** The display name of a server started with `command` and `args` (see display.ts). */
+/** The display name of a server started with `command` and `args` (see internal/server-name.ts). */
 export function commandTarget(command: string, args: readonly string[] = []): string {
   return serverDisplayName(command, args);
 }

@@ -1,16 +1,17 @@
 /**
  * Opens the connection a normalized config names. The one place that maps a config to a transport: the
- * client asks for a connection and reads its traits. The HTTP transport (and undici) is loaded only when
- * an HTTP server is first used, so importing the library stays cheap.
+ * client asks for a connection and reads its traits. A stdio config's `envFrom` is resolved here, just
+ * before the spawn, by the resolver the caller hands in (so neither this nor the transport reads
+ * settings). The HTTP transport (and undici) is loaded only when an HTTP server is first used, so
+ * importing the library stays cheap.
  */
 import type { Dispatcher } from 'undici';
-import type { NormalizedConfig } from '../config/index.js';
+import { type EnvFromResolver, type NormalizedConfig, secretValues } from '../config/index.js';
 import { McpError } from '../errors/index.js';
 import { registerSecrets, type SecretRegistration } from '../internal/known-secrets.js';
-import type { Settings } from '../settings/settings.js';
-import type { Authorizer } from './authorizer.js';
-import type { Connection } from './connection.js';
-import { StdioConnection } from './stdio/index.js';
+import type { Authorizer } from '../transport/authorizer.js';
+import type { Connection } from '../transport/connection.js';
+import { StdioConnection } from '../transport/stdio/index.js';
 
 /** Code and shared resources a transport may take besides the plain-data config. */
 export interface TransportExtras {
@@ -18,8 +19,8 @@ export interface TransportExtras {
   auth?: Authorizer | undefined;
   /** HTTP only: an undici dispatcher to use (pool, proxy, CA settings, a mock agent); the caller owns it. */
   dispatcher?: Dispatcher | undefined;
-  /** stdio only: where `envFrom` settings are read (default: `autos-mcp/settings` in the OS credential store). */
-  settings?: Settings | undefined;
+  /** stdio only: resolves the config's `envFrom` (called only when it has one). */
+  resolveEnvFrom: EnvFromResolver;
   /** The connection's id in diagnostics events (the client's). */
   connectionId?: string | undefined;
 }
@@ -29,42 +30,13 @@ export interface TransportExtras {
  * values with `envFrom` resolved, header values, `authToken`, a proxy password) is registered as a known
  * secret until the connection is closed: `redact` masks it by value in whatever server text it sees.
  */
-export async function openConnection(
-  config: NormalizedConfig,
-  extras: TransportExtras = {},
-): Promise<Connection> {
-  const secrets = registerSecrets(configSecrets(config));
+export async function openConnection(config: NormalizedConfig, extras: TransportExtras): Promise<Connection> {
+  const secrets = registerSecrets(secretValues(config.transport === 'stdio' ? config.stdio : config.http));
   try {
     return await open(config, extras, secrets);
   } catch (error) {
     secrets.release();
     throw error;
-  }
-}
-
-/** The values of `config` that may be secret: every `env` and header value, `authToken`, a proxy password. */
-function configSecrets(config: NormalizedConfig): string[] {
-  if (config.transport === 'stdio') return Object.values(config.stdio.env);
-  const { headers, authToken, proxy } = config.http;
-  const values = Object.values(headers);
-  if (authToken !== undefined) values.push(authToken);
-  if (proxy !== undefined) values.push(...proxyCredentials(proxy));
-  return values;
-}
-
-function proxyCredentials(proxy: string): string[] {
-  try {
-    const url = new URL(proxy);
-    return [url.username, url.password].flatMap((part) => {
-      if (part === '') return [];
-      try {
-        return [part, decodeURIComponent(part)];
-      } catch {
-        return [part];
-      }
-    });
-  } catch {
-    return [];
   }
 }
 
@@ -79,10 +51,9 @@ async function open(
     }
     const { envFrom, ...stdio } = config.stdio;
     const ids = { connectionId: extras.connectionId, secrets };
-    if (envFrom === undefined) return new StdioConnection(config.stdio, ids);
-    // Resolved now, just before the spawn, and never kept in the config (settings load lazily).
-    const { resolveEnvFrom } = await import('../settings/env-from.js');
-    const resolved = await resolveEnvFrom(envFrom, extras.settings);
+    if (envFrom === undefined) return new StdioConnection(stdio, ids);
+    // Resolved now, just before the spawn, and never kept in the config.
+    const resolved = await extras.resolveEnvFrom(envFrom);
     secrets.add(Object.values(resolved));
     return new StdioConnection({ ...stdio, env: { ...stdio.env, ...resolved } }, ids);
   }
@@ -104,6 +75,6 @@ async function open(
       `${config.target}: an Authorization header cannot be combined with an authorizer`,
     );
   }
-  const { HttpConnection } = await import('./http/index.js');
+  const { HttpConnection } = await import('../transport/http/index.js');
   return new HttpConnection(config.http, { ...extras, secrets });
 }

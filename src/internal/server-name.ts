@@ -3,10 +3,11 @@
  * and, when there is one, the base name of its first argument that is not an option (`node
  * crash-server.mjs`, `npx server-filesystem`, `python my_server`). Never an option's value written as
  * `--key=value`, never a `NAME=value` pair (an `env` command line), never code (`node -e "…"`), never a
- * URL's query or userinfo; each part is bounded and free of control characters.
+ * URL's query or userinfo; each part is bounded and free of control characters. Shared by config (a
+ * normalized config's `target`) and the stdio transport (spawn messages).
  */
 import path from 'node:path';
-import { terminalText } from '../../internal/terminal-text.js';
+import { terminalText } from './terminal-text.js';
 
 /** Longest part of a display name (the program, the script), in characters. */
 const PART_MAX = 48;
