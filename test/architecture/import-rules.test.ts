@@ -5,7 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkImports, describe, folderOf, importsOf, resolveImport, rulesFromPage } from './import-rules.js';
+import {
+  checkImports,
+  describe,
+  folderOf,
+  importsOf,
+  layersFromPage,
+  resolveImport,
+  rulesFromPage,
+} from './import-rules.js';
 
 const PAGE = `
 intro, not a rule: | \`cli\` | only \`errors\` | no |
@@ -161,4 +169,51 @@ test('the rule table is read from between its markers, and a row it cannot read 
   assert.throws(() => rulesFromPage('no table here'), /no <!-- import-rules -->/);
   const bad = PAGE.replace('anything but `settings`', 'mostly not `settings`');
   assert.throws(() => rulesFromPage(bad), /neither "only …", "anything but …" nor "no cycle …"/);
+});
+
+const PICTURE = `
+<!-- layers -->
+\`\`\`text
+top, not cli      cli   index.ts (the root)
+middle            client    settings
+bottom            errors
+                  version.ts
+\`\`\`
+<!-- /layers -->
+`;
+
+test('the layer picture: an import into the same row or above is reported; down any number of rows passes', () => {
+  const units = new Set(['cli', 'index', 'client', 'settings', 'errors', 'version']);
+  const layers = layersFromPage(PICTURE, units);
+  assert.ok(layers.kind === 'layers');
+  assert.deepEqual(Object.fromEntries(layers.rows), {
+    cli: 0,
+    index: 0,
+    client: 1,
+    settings: 1,
+    errors: 2,
+    version: 3,
+  });
+  const found = checkImports(
+    new Map(
+      Object.entries({
+        'src/cli/main.ts': "import '../version.js';\nimport '../client/a.js';",
+        'src/client/a.ts': "import '../settings/b.js';\nimport '../errors/e.js';",
+        'src/settings/b.ts': '',
+        'src/errors/e.ts': "import '../client/a.js';",
+        'src/version.ts': '',
+      }),
+    ),
+    [layers],
+  ).map(describe);
+  assert.deepEqual(found, [
+    'src/client/a.ts imports src/settings/b.ts: client may import only from the rows below its own in the layer picture (settings is in the same row)',
+    'src/errors/e.ts imports src/client/a.ts: errors may import only from the rows below its own in the layer picture (client is above)',
+  ]);
+  assert.throws(() => layersFromPage('no picture', units), /no <!-- layers -->/);
+  assert.throws(
+    () =>
+      layersFromPage(PICTURE.replace('bottom            errors', 'bottom            errors client'), units),
+    /client is in two rows/,
+  );
 });

@@ -105,7 +105,8 @@ export function folderOf(file: string): string {
 export type Rule =
   | { kind: 'only'; folders: string[]; allowed: string[]; text: string }
   | { kind: 'not'; folders: string[] | 'all'; except: string[]; denied: string[]; text: string }
-  | { kind: 'no-cycle'; text: string };
+  | { kind: 'no-cycle'; text: string }
+  | { kind: 'layers'; rows: ReadonlyMap<string, number>; text: string };
 
 const CODE = /`([^`]+)`/g;
 
@@ -155,6 +156,34 @@ export function rulesFromPage(page: string): Rule[] {
   });
 }
 
+/**
+ * The layer picture of `page`: the fenced block between `<!-- layers -->` and `<!-- /layers -->`, one row per
+ * line from the top, each a label, two or more spaces, then the folders of that row (`name`, or `name.ts` for
+ * a file directly in src/; other words are ignored unless they are in `units`). A folder may import only from
+ * the rows below its own.
+ */
+export function layersFromPage(page: string, units: ReadonlySet<string>): Rule {
+  const start = page.indexOf('<!-- layers -->');
+  const end = page.indexOf('<!-- /layers -->');
+  if (start < 0 || end < start) throw new Error('the page has no <!-- layers --> … <!-- /layers --> picture');
+  const rows = new Map<string, number>();
+  const lines = page
+    .slice(start, end)
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('<!--') && !line.startsWith('```'));
+  lines.forEach((line, row) => {
+    const body = line.replace(/^\S.*?\s{2,}/, '');
+    for (const word of body.match(/[a-z][a-z-]*(\.ts)?/g) ?? []) {
+      const unit = word.replace(/\.ts$/, '');
+      if (!units.has(unit)) continue;
+      const seen = rows.get(unit);
+      if (seen !== undefined && seen !== row) throw new Error(`${unit} is in two rows of the layer picture`);
+      rows.set(unit, row);
+    }
+  });
+  return { kind: 'layers', rows, text: 'imports point down the layer picture' };
+}
+
 /** One import that breaks a rule: `src/a/x.ts imports src/b/y.ts: <rule>`. */
 export interface Violation {
   from: string;
@@ -197,6 +226,12 @@ function breach(rule: Rule, from: string, to: string): string | undefined {
   if (rule.kind === 'not') {
     const binds = rule.folders === 'all' ? !rule.except.includes(from) : rule.folders.includes(from);
     return binds && rule.denied.includes(to) ? `${from} must not import ${to}` : undefined;
+  }
+  if (rule.kind === 'layers') {
+    const own = rule.rows.get(from);
+    const other = rule.rows.get(to);
+    if (own === undefined || other === undefined || other > own) return undefined;
+    return `${from} may import only from the rows below its own in the layer picture (${to} is ${other === own ? 'in the same row' : 'above'})`;
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 /**
- * docs/architecture.md states the import rules of src/ in one table; this file holds src/ to that table, so
- * the page and the code cannot drift: every import of every module (static, `export … from`, type-only,
+ * docs/architecture.md states the import rules of src/ in one table and draws its layers in one picture; this
+ * file holds src/ to both, so the page and the code cannot drift: every import of every module (static, `export … from`, type-only,
  * dynamic, `createRequire`) is read and judged (import-rules.ts; its own tests plant violations in an
  * in-memory file set). Each failure reads `src/a/x.ts imports src/b/y.ts: <rule>`.
  */
@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { checkImports, describe, rulesFromPage } from './import-rules.js';
+import { checkImports, describe, folderOf, layersFromPage, rulesFromPage } from './import-rules.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PAGE = readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
@@ -41,6 +41,12 @@ const KNOWN: readonly string[] = [
   'src/transport/open.ts imports src/settings/settings.ts: no import cycle between folders',
   'src/transport/open.ts imports src/settings/env-from.ts: no import cycle between folders',
   'src/transport/options.ts imports src/config/env-from.ts: no import cycle between folders',
+  // §1 again, as the layer picture sees the same imports: config above transport, transport beside settings.
+  'src/config/server-config.ts imports src/transport/options.ts: config may import only from the rows below its own in the layer picture (transport is above)',
+  'src/config/server-config.ts imports src/transport/stdio/display.ts: config may import only from the rows below its own in the layer picture (transport is above)',
+  'src/config/server-config.ts imports src/transport/stdio/env.ts: config may import only from the rows below its own in the layer picture (transport is above)',
+  'src/transport/open.ts imports src/settings/settings.ts: transport may import only from the rows below its own in the layer picture (settings is in the same row)',
+  'src/transport/open.ts imports src/settings/env-from.ts: transport may import only from the rows below its own in the layer picture (settings is in the same row)',
 ];
 
 function sourceFiles(dir: string): string[] {
@@ -53,12 +59,15 @@ function sourceFiles(dir: string): string[] {
 
 const files = new Map(sourceFiles('src').map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
 
-test('every import in src/ keeps the rules docs/architecture.md states', () => {
-  const rules = rulesFromPage(PAGE);
-  assert.ok(rules.length >= 6, `want the page's rules, got ${rules.length}`);
+/** The units the rules name: each folder of src/, and each file directly in it (`version`, `index`). */
+const units = new Set([...files.keys()].map(folderOf));
+
+test('every import in src/ keeps the rules docs/architecture.md states, and points down its layer picture', () => {
+  const rules = [...rulesFromPage(PAGE), layersFromPage(PAGE, units)];
+  assert.ok(rules.length >= 7, `want the page's rules, got ${rules.length}`);
   const found = checkImports(files, rules).map(describe);
   // A cycle is reported with the folders it runs through, which change as it is cut: compare without them.
-  const key = (line: string): string => line.replace(/ \(.*\)$/, '');
+  const key = (line: string): string => line.replace(/(no import cycle between folders) \(.*\)$/, '$1');
   const known = new Set(KNOWN);
   const fresh = [...new Set(found.filter((line) => !known.has(key(line))))];
   const gone = KNOWN.filter((line) => !found.some((seen) => key(seen) === line));
@@ -73,6 +82,16 @@ test('every import in src/ keeps the rules docs/architecture.md states', () => {
     ]
       .filter(Boolean)
       .join('\n'),
+  );
+});
+
+test('every folder of src/, and each file directly in it, has its row in the layer picture', () => {
+  const layers = layersFromPage(PAGE, units);
+  assert.ok(layers.kind === 'layers');
+  assert.deepEqual(
+    [...units].filter((unit) => !layers.rows.has(unit)),
+    [],
+    'in no row of the picture',
   );
 });
 
