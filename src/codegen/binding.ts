@@ -53,6 +53,7 @@ export function bind(client: Client): Tools {
     const tool: AnyTool = (args = {}, options) => call(client, name, args, options);
     Object.defineProperty(tools, name, { value: tool, enumerable: true });
   }
+  // cast: one method per key of pins, and Tools is generated from the same tool list (results: the server's word)
   return tools as unknown as Tools;
 }
 

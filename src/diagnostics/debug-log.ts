@@ -6,23 +6,21 @@
  */
 import { terminalText } from '../internal/terminal-text.js';
 import {
-  type ConnectionCloseEvent,
-  type ConnectionErrorEvent,
-  type ConnectionReadyEvent,
   type DiagnosticsError,
-  type HttpErrorEvent,
-  type HttpResponseEvent,
+  type HttpRequestEvent,
   diagnosticsChannels as N,
-  type RequestEndEvent,
-  type RequestErrorEvent,
-  type StdioExitEvent,
+  type RequestStartEvent,
 } from './channels.js';
 import { NOTE } from './publish.js';
+import type { DiagnosticsEvents } from './subscribe.js';
 
 /** One line is cut to this many characters (an error message may quote a long server text). */
 const MAX_LINE = 2000;
 
 type Writer = (line: string) => void;
+
+/** The payload of each name the log writes a line for: every channel's, and the free-text note's. */
+type LoggedEvents = DiagnosticsEvents & { [NOTE]: { connectionId?: string; text: string } };
 
 function stderrWriter(line: string): void {
   process.stderr.write(`AUTOS-MCP ${process.pid}: ${line}\n`);
@@ -33,8 +31,11 @@ export function createDebugLog(
   write: Writer = stderrWriter,
 ): (message: unknown, name: string | symbol) => void {
   return (message, name) => {
-    const text = describe(String(name), message as Record<string, unknown>);
-    if (text !== undefined) write(terminalText(text, { oneLine: true, max: MAX_LINE }));
+    const channel = String(name);
+    if (!logged(channel)) return;
+    // cast: publish.ts puts on each channel that channel's payload (channels.ts), as subscribeDiagnostics trusts
+    const text = describe(channel, message as LoggedEvents[typeof channel]);
+    write(terminalText(text, { oneLine: true, max: MAX_LINE }));
   };
 }
 
@@ -47,76 +48,56 @@ function failure(error: DiagnosticsError | undefined): string {
   return `${error.kind} (delivery ${error.delivery}): ${error.message}`;
 }
 
-/** The line for one event, without the prefix; undefined for a name this log does not know. */
-export function describe(name: string, e: Record<string, unknown>): string | undefined {
-  const id = typeof e['connectionId'] === 'string' ? `[${e['connectionId']}] ` : '';
+/** The line for one event, without the prefix. */
+export function describe<Name extends keyof LoggedEvents>(name: Name, e: LoggedEvents[Name]): string {
+  const id = typeof e.connectionId === 'string' ? `[${e.connectionId}] ` : '';
   const short = name.startsWith('autos-mcp:') ? name.slice('autos-mcp:'.length) : name;
-  const body = line(name, e);
-  return body === undefined ? undefined : `${id}${short} ${body}`;
+  return `${id}${short} ${LINES[name](e)}`;
 }
 
-function line(name: string, e: Record<string, unknown>): string | undefined {
-  switch (name) {
-    case NOTE:
-      return String(e['text']);
-    case N.connectionOpen:
-      return `${e['transport']} ${e['target']}`;
-    case N.connectionReady: {
-      const r = e as unknown as ConnectionReadyEvent;
-      const server = r.serverName === undefined ? '' : ` server ${r.serverName} ${r.serverVersion ?? ''}`;
-      return `${r.protocolVersion}${server.trimEnd()} in ${ms(r.durationMs)}`;
-    }
-    case N.connectionError: {
-      const r = e as unknown as ConnectionErrorEvent;
-      return `${r.phase} after ${ms(r.durationMs)}: ${failure(r.error)}`;
-    }
-    case N.connectionClose: {
-      const r = e as unknown as ConnectionCloseEvent;
-      const p = r.process;
-      const proc =
-        p === undefined
-          ? ''
-          : `, pid ${p.pid ?? '-'} ended ${p.ended} (code ${p.exitCode}, signal ${p.signal}), ${p.activeProcesses} left`;
-      return `after ${ms(r.durationMs)}${proc}, ${r.lateResponsesDropped} late answers dropped`;
-    }
-    case N.requestStart:
-      return request(e);
-    case N.requestEnd: {
-      const r = e as unknown as RequestEndEvent;
-      return `${request(e)} ${ms(r.durationMs)}${r.isError ? ' (the tool reported isError)' : ''}`;
-    }
-    case N.requestError: {
-      const r = e as unknown as RequestErrorEvent;
-      return `${request(e)} ${ms(r.durationMs)}: ${failure(r.error)}`;
-    }
-    case N.stdioSpawn:
-      return `pid ${e['pid']} ${e['target']}`;
-    case N.stdioExit: {
-      const r = e as unknown as StdioExitEvent;
-      const when = r.closing ? ' on close' : r.startup ? ' during startup' : '';
-      return `pid ${r.pid} exited${when} (code ${r.exitCode}, signal ${r.signal}) after ${ms(r.durationMs)}`;
-    }
-    case N.httpRequest:
-      return http(e);
-    case N.httpResponse: {
-      const r = e as unknown as HttpResponseEvent;
-      return `${http(e)} -> ${r.status} ${ms(r.durationMs)}`;
-    }
-    case N.httpError: {
-      const r = e as unknown as HttpErrorEvent;
-      return `${http(e)} -> ${r.aborted ? 'aborted' : 'no response'}${r.errorCode === undefined ? '' : ` (${r.errorCode})`} ${ms(r.durationMs)}`;
-    }
-    default:
-      return undefined;
-  }
+/** Whether the log has a line for events named `name`. */
+function logged(name: string): name is keyof LoggedEvents {
+  return Object.hasOwn(LINES, name);
 }
 
-function request(e: Record<string, unknown>): string {
-  const tool = typeof e['tool'] === 'string' ? ` ${e['tool']}` : '';
-  return `#${e['requestId']} ${e['method']}${tool}`;
+/** The body of the line, per event name. */
+const LINES: { [Name in keyof LoggedEvents]: (e: LoggedEvents[Name]) => string } = {
+  [NOTE]: (e) => String(e.text),
+  [N.connectionOpen]: (e) => `${e.transport} ${e.target}`,
+  [N.connectionReady]: (r) => {
+    const server = r.serverName === undefined ? '' : ` server ${r.serverName} ${r.serverVersion ?? ''}`;
+    return `${r.protocolVersion}${server.trimEnd()} in ${ms(r.durationMs)}`;
+  },
+  [N.connectionError]: (r) => `${r.phase} after ${ms(r.durationMs)}: ${failure(r.error)}`,
+  [N.connectionClose]: (r) => {
+    const p = r.process;
+    const proc =
+      p === undefined
+        ? ''
+        : `, pid ${p.pid ?? '-'} ended ${p.ended} (code ${p.exitCode}, signal ${p.signal}), ${p.activeProcesses} left`;
+    return `after ${ms(r.durationMs)}${proc}, ${r.lateResponsesDropped} late answers dropped`;
+  },
+  [N.requestStart]: (e) => request(e),
+  [N.requestEnd]: (r) =>
+    `${request(r)} ${ms(r.durationMs)}${r.isError ? ' (the tool reported isError)' : ''}`,
+  [N.requestError]: (r) => `${request(r)} ${ms(r.durationMs)}: ${failure(r.error)}`,
+  [N.stdioSpawn]: (e) => `pid ${e.pid} ${e.target}`,
+  [N.stdioExit]: (r) => {
+    const when = r.closing ? ' on close' : r.startup ? ' during startup' : '';
+    return `pid ${r.pid} exited${when} (code ${r.exitCode}, signal ${r.signal}) after ${ms(r.durationMs)}`;
+  },
+  [N.httpRequest]: (e) => http(e),
+  [N.httpResponse]: (r) => `${http(r)} -> ${r.status} ${ms(r.durationMs)}`,
+  [N.httpError]: (r) =>
+    `${http(r)} -> ${r.aborted ? 'aborted' : 'no response'}${r.errorCode === undefined ? '' : ` (${r.errorCode})`} ${ms(r.durationMs)}`,
+};
+
+function request(e: RequestStartEvent): string {
+  const tool = typeof e.tool === 'string' ? ` ${e.tool}` : '';
+  return `#${e.requestId} ${e.method}${tool}`;
 }
 
-function http(e: Record<string, unknown>): string {
-  const rpc = typeof e['rpcMethod'] === 'string' ? ` ${e['rpcMethod']}` : '';
-  return `${e['method']}${rpc} ${e['target']}`;
+function http(e: HttpRequestEvent): string {
+  const rpc = typeof e.rpcMethod === 'string' ? ` ${e.rpcMethod}` : '';
+  return `${e.method}${rpc} ${e.target}`;
 }

@@ -101,6 +101,11 @@ function fail(message: string): never {
   throw new McpError('config', `oauth config: ${message}`);
 }
 
+/** Any object (a JavaScript caller may hand in anything), read field by field. */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
 function optionalString(config: Record<string, unknown>, name: string): void {
   const value = config[name];
   if (value !== undefined && (typeof value !== 'string' || value === ''))
@@ -109,7 +114,7 @@ function optionalString(config: Record<string, unknown>, name: string): void {
 
 export function checkConfig(input: OAuthConfig): CheckedConfig {
   if (typeof input !== 'object' || input === null) fail('expected an object');
-  const config = input as unknown as Record<string, unknown>;
+  const config: Record<string, unknown> = { ...input };
   for (const key of Object.keys(config))
     if (!KNOWN.has(key)) fail(`unknown field ${JSON.stringify(key.slice(0, 40))}`);
   if (typeof input.url !== 'string') fail('url is required');
@@ -167,14 +172,14 @@ export function checkConfig(input: OAuthConfig): CheckedConfig {
     fail('the client_credentials grant needs clientSecret or privateKey');
   if (grant === 'jwt_bearer' && input.assertion === undefined) fail('the jwt_bearer grant needs assertion');
   if (grant === 'enterprise') {
-    const idp = input.idp as unknown as Record<string, unknown> | undefined;
-    if (typeof idp !== 'object' || idp === null) fail('the enterprise grant needs idp');
+    const idp: unknown = input.idp;
+    if (!isObject(idp)) fail('the enterprise grant needs idp');
     for (const name of ['issuer', 'tokenEndpoint', 'clientId', 'idToken'])
       if (typeof idp[name] !== 'string' || idp[name] === '') fail(`idp.${name} must be a non-empty string`);
     for (const name of ['issuer', 'tokenEndpoint']) {
       let parsed: URL | undefined;
       try {
-        parsed = new URL(idp[name] as string);
+        parsed = new URL(String(idp[name]));
       } catch {}
       if (parsed === undefined || !allowedUrl(parsed)) fail(`idp.${name} must be an https URL`);
     }

@@ -159,13 +159,13 @@ export async function discoverAuthorizationServer(
   for (const candidate of metadataCandidates(issuer)) {
     const { json } = await http.getJson(candidate);
     if (json === undefined) continue;
-    if (json['issuer'] !== issuer)
+    if (!describes(json, issuer))
       throw new McpError(
         'auth_required',
         `the authorization server metadata at ${shown(candidate)} names another issuer than ${shown(issuer)}: not using it (RFC 8414 §3.3)`,
         { delivery: 'delivered' },
       );
-    return json as unknown as AuthorizationServer;
+    return json;
   }
   throw new McpError(
     'auth_required',
@@ -174,6 +174,14 @@ export async function discoverAuthorizationServer(
       delivery: 'delivered',
     },
   );
+}
+
+/**
+ * The metadata of `issuer`: a JSON object whose `issuer` is that very string (RFC 8414 §3.3). The other
+ * fields are read, and checked, where oauth4webapi uses them.
+ */
+function describes(json: Record<string, unknown>, issuer: string): json is AuthorizationServer {
+  return json['issuer'] === issuer;
 }
 
 function parseUrl(text: string): URL | undefined {

@@ -19,6 +19,16 @@ export const OAUTH_REQUEST_TIMEOUT_MS = 30_000;
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
+/**
+ * What is read of a response before it is buffered (`bounded`): undici's own `Response` (a proxy or CA
+ * dispatcher, the pinned connector) and the global one are both this, though they are types of two undici
+ * copies.
+ */
+type FetchedResponse = Pick<Response, 'status' | 'statusText' | 'headers' | 'body'>;
+
+/** A fetch as the transport of one request: the caller's `FetchLike`, or undici's fetch on a dispatcher. */
+type Send = (url: string, init: RequestInit) => Promise<FetchedResponse>;
+
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** True when `url` may be used: `https:`, or `http:` on a loopback host. */
@@ -56,9 +66,9 @@ export class OAuthHttp {
   readonly #guard: AddressGuard;
   readonly #configured: ReadonlySet<string>;
   /** Connects through the guard's `lookup`: the connection goes to the addresses it checked. */
-  readonly #pinned: FetchLike | undefined;
+  readonly #pinned: Send | undefined;
   /** For configured URLs, and for server-named ones after a check when the caller brought the transport. */
-  readonly #plain: FetchLike;
+  readonly #plain: Send;
 
   constructor(options: OAuthHttpOptions) {
     this.#guard = new AddressGuard(options.server, options.resolve);
@@ -89,7 +99,7 @@ export class OAuthHttp {
     // only when the connection is not ours to pin (the caller's dispatcher or fetch).
     if (!configured && (this.#pinned === undefined || addressKind(target.hostname) !== undefined))
       await this.#check(target, signal, deadline);
-    let response: Response;
+    let response: FetchedResponse;
     try {
       const send = configured ? this.#plain : (this.#pinned ?? this.#plain);
       response = await send(target.href, {
@@ -158,13 +168,13 @@ export class OAuthHttp {
 }
 
 /** undici's own fetch on the caller's dispatcher (Node's global fetch may be another undici version). */
-function undiciFetch(dispatcher: Dispatcher): FetchLike {
+function undiciFetch(dispatcher: Dispatcher): Send {
   return async (url, init) => {
     const undici = loadUndici();
     const response = await undici.fetch(url, { ...(init as object), dispatcher } as Parameters<
       typeof undici.fetch
     >[1]);
-    return response as unknown as Response;
+    return response;
   };
 }
 
@@ -173,7 +183,7 @@ function undiciFetch(dispatcher: Dispatcher): FetchLike {
  * is the address connected to (no DNS rebinding between the two). Made on first use; idle sockets do not
  * hold the process open.
  */
-function pinnedFetch(guard: AddressGuard): FetchLike {
+function pinnedFetch(guard: AddressGuard): Send {
   let dispatcher: Dispatcher | undefined;
   return (url, init) => {
     dispatcher ??= new (loadUndici().Agent)({ connect: { lookup: guard.lookup } });
@@ -216,7 +226,7 @@ function describe(cause: unknown): string {
 }
 
 /** Reads the body up to the bound and hands back an equivalent, fully buffered Response. */
-async function bounded(response: Response, url: URL, signal: AbortSignal): Promise<Response> {
+async function bounded(response: FetchedResponse, url: URL, signal: AbortSignal): Promise<Response> {
   const headers = new Headers(response.headers);
   headers.delete('set-cookie');
   if (response.body === null || response.status === 204 || response.status === 304)

@@ -6,8 +6,11 @@
  */
 import type { StoredValue } from '../store/types.js';
 
+// The records are type aliases, not interfaces: an object type alias is plain data to the compiler (it has
+// the implicit index signature of `StoredValue`), so a record goes into the store as it is.
+
 /** A client this process may use at one authorization server. */
-export interface StoredClient {
+export type StoredClient = {
   readonly clientId: string;
   readonly clientSecret?: string;
   /** `client_secret_basic`, `client_secret_post`, `none` or `private_key_jwt`. */
@@ -21,9 +24,9 @@ export interface StoredClient {
    */
   readonly registrationClientUri?: string;
   readonly registrationAccessToken?: string;
-}
+};
 
-export interface StoredToken {
+export type StoredToken = {
   readonly accessToken: string;
   /** `bearer` or `dpop`, lowercase. */
   readonly tokenType: string;
@@ -43,13 +46,13 @@ export interface StoredToken {
   /** Increments on every write: a waiter compares it to tell a newer token from the one it sent. */
   readonly serial: number;
   readonly obtainedAt: number;
-}
+};
 
 /** Which issuer and resource an MCP endpoint was last authorized with. */
-export interface StoredBinding {
+export type StoredBinding = {
   readonly issuer: string;
   readonly resource: string;
-}
+};
 
 export const keys = {
   client: (issuer: string) => `client ${issuer}`,
@@ -61,31 +64,41 @@ export const keys = {
   refreshLock: (issuer: string, resource: string) => `refresh ${issuer} ${resource}`,
 };
 
-export function asStored<T extends object>(value: T): StoredValue {
-  return value as unknown as StoredValue;
+/** A record as the store takes it: the compiler checks it is plain data (see the note above the records). */
+export function asStored(value: StoredValue): StoredValue {
+  return value;
+}
+
+// What a stored record is recognised by. The store holds what this module wrote (or an older version did),
+// so the fields that tell the record kinds apart are checked, not every field.
+
+function isToken(value: StoredValue): value is StoredToken {
+  return typeof value['accessToken'] === 'string' && typeof value['issuer'] === 'string';
+}
+
+function isClient(value: StoredValue): value is StoredClient {
+  return typeof value['clientId'] === 'string';
+}
+
+function isBinding(value: StoredValue): value is StoredBinding {
+  return typeof value['issuer'] === 'string' && typeof value['resource'] === 'string';
 }
 
 export function readToken(value: StoredValue | undefined): StoredToken | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value['accessToken'] !== 'string' || typeof value['issuer'] !== 'string') return undefined;
-  const token = value as unknown as StoredToken;
+  if (value === undefined || !isToken(value)) return undefined;
   // An expiry that is not a finite number (an older version stored \`expires_in: 1e308\` as null) is no
   // expiry at all: the server's 401 says when the token is done.
-  if (token.expiresAt === undefined || Number.isFinite(token.expiresAt)) return token;
-  const { expiresAt: _unreadable, lifetime: _lifetime, ...rest } = token;
+  if (value.expiresAt === undefined || Number.isFinite(value.expiresAt)) return value;
+  const { expiresAt: _unreadable, lifetime: _lifetime, ...rest } = value;
   return rest;
 }
 
 export function readClient(value: StoredValue | undefined): StoredClient | undefined {
-  if (value === undefined) return undefined;
-  return typeof value['clientId'] === 'string' ? (value as unknown as StoredClient) : undefined;
+  return value !== undefined && isClient(value) ? value : undefined;
 }
 
 export function readBinding(value: StoredValue | undefined): StoredBinding | undefined {
-  if (value === undefined) return undefined;
-  return typeof value['issuer'] === 'string' && typeof value['resource'] === 'string'
-    ? (value as unknown as StoredBinding)
-    : undefined;
+  return value !== undefined && isBinding(value) ? value : undefined;
 }
 
 /** True when the token should not be sent any more: past its expiry, less a margin for long-lived ones. */

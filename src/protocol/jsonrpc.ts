@@ -64,6 +64,32 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
+}
+
+function isErrorObject(value: unknown): value is JsonRpcErrorObject {
+  return isObject(value) && typeof value['code'] === 'number' && typeof value['message'] === 'string';
+}
+
+type Fields = Record<string, unknown>;
+
+/** What every message has: `jsonrpc: "2.0"`, and `params` only as an object. */
+type Envelope = Fields & { jsonrpc: '2.0'; params?: Fields };
+
+function isEnvelope(value: Fields): value is Envelope {
+  return value['jsonrpc'] === '2.0' && (value['params'] === undefined || isObject(value['params']));
+}
+
+/** `value[key]` passes `check`: the message is narrowed by that one field, and stays the same object. */
+function has<Key extends string, T>(
+  value: Fields,
+  key: Key,
+  check: (field: unknown) => field is T,
+): value is Fields & Record<Key, T> {
+  return check(value[key]);
+}
+
 /** Sorts an untrusted parsed value into a JSON-RPC message kind, or explains why it is not one. */
 export function classify(value: unknown): Classified {
   if (!isObject(value))
@@ -72,30 +98,25 @@ export function classify(value: unknown): Classified {
       reason: Array.isArray(value) ? 'batch arrays are not used by MCP' : 'not a JSON object',
     };
   if (value['jsonrpc'] !== '2.0') return { type: 'invalid', reason: 'missing jsonrpc: "2.0"' };
-  const params = value['params'];
-  if (params !== undefined && !isObject(params))
-    return { type: 'invalid', reason: 'params is not an object' };
-  if (typeof value['method'] === 'string') {
-    if ('id' in value) {
-      if (!isId(value['id'])) return { type: 'invalid', reason: 'request id is not a string or integer' };
-      return { type: 'request', message: value as unknown as JsonRpcRequest };
-    }
-    return { type: 'notification', message: value as unknown as JsonRpcNotification };
+  if (!isEnvelope(value)) return { type: 'invalid', reason: 'params is not an object' };
+  if (has(value, 'method', isString)) {
+    if (!('id' in value)) return { type: 'notification', message: value };
+    if (!has(value, 'id', isId)) return { type: 'invalid', reason: 'request id is not a string or integer' };
+    return { type: 'request', message: value };
   }
   if ('result' in value) {
-    if (!isId(value['id'])) return { type: 'invalid', reason: 'response id is not a string or integer' };
-    if (!isObject(value['result'])) return { type: 'invalid', reason: 'result is not an object' };
-    return { type: 'response', message: value as unknown as JsonRpcResultResponse };
+    if (!has(value, 'id', isId)) return { type: 'invalid', reason: 'response id is not a string or integer' };
+    if (!has(value, 'result', isObject)) return { type: 'invalid', reason: 'result is not an object' };
+    return { type: 'response', message: value };
   }
   if ('error' in value) {
-    const error = value['error'];
-    if (!isObject(error) || typeof error['code'] !== 'number' || typeof error['message'] !== 'string') {
+    if (!has(value, 'error', isErrorObject)) {
       return { type: 'invalid', reason: 'error is not {code: number, message: string}' };
     }
     const id = value['id'];
     if (id !== undefined && id !== null && !isId(id))
       return { type: 'invalid', reason: 'error id is not a string or integer' };
-    return { type: 'response', message: value as unknown as JsonRpcErrorResponse };
+    return { type: 'response', message: value };
   }
   return { type: 'invalid', reason: 'neither a request, a notification nor a response' };
 }

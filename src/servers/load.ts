@@ -284,18 +284,21 @@ function revisionOf(config: ServerConfig): ProtocolVersionChoice | undefined {
 /** The string fields of a config that may hold placeholders, by field name. */
 export function configStrings(config: ServerConfig): Array<[field: string, text: string]> {
   const out: Array<[string, string]> = [];
-  const raw = config as unknown as Record<string, unknown>;
+  const raw = new Map<string, unknown>(Object.entries(config));
   for (const field of ['command', 'cwd', 'url', 'authToken']) {
-    const value = raw[field];
+    const value = raw.get(field);
     if (typeof value === 'string') out.push([field, value]);
   }
-  if (Array.isArray(raw['args']))
-    raw['args'].forEach((arg, i) => {
+  const args = raw.get('args');
+  if (Array.isArray(args))
+    args.forEach((arg: unknown, i) => {
       if (typeof arg === 'string') out.push([`args[${i}]`, arg]);
     });
-  for (const field of ['env', 'headers'])
-    if (isRecord(raw[field]))
-      for (const [key, value] of Object.entries(raw[field] as Record<string, unknown>))
+  for (const field of ['env', 'headers']) {
+    const record = raw.get(field);
+    if (isRecord(record))
+      for (const [key, value] of Object.entries(record))
         if (typeof value === 'string') out.push([`${field}.${key}`, value]);
+  }
   return out;
 }

@@ -64,9 +64,9 @@ export function resolveServer(server: ConfiguredServer, options: ResolveServerOp
   };
   const opencode = server.origin.format === 'opencode';
   const text = (value: string): string => resolveText(value, opencode, lookup);
-  const raw = server.config as unknown as Record<string, unknown>;
+  const fields: Array<[string, unknown]> = Object.entries(server.config);
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) {
+  for (const [key, value] of fields) {
     let resolved: unknown = value;
     if (['command', 'cwd', 'url', 'authToken'].includes(key) && typeof value === 'string')
       resolved = text(value);
@@ -101,7 +101,9 @@ export function resolveServer(server: ConfiguredServer, options: ResolveServerOp
     const own = out['pin'];
     out['pin'] = isRecord(own) ? { ...pins, ...own } : own === undefined ? { ...pins } : own;
   }
-  const config = out as unknown as ServerConfig;
+  // The config's own fields, each replaced by its resolved value (`out` has every one of them); the result is
+  // checked by normalizeConfig right here, as any config is.
+  const config: ServerConfig = { ...server.config, ...out };
   try {
     normalizeConfig(config);
   } catch (error) {

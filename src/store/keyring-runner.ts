@@ -105,9 +105,7 @@ export class KeyringRunner {
     if (child === undefined) return;
     const method = busy ? 'ref' : 'unref';
     child[method]();
-    (child.stdout as unknown as { [k: string]: () => void })[method]?.();
-    (child.stdin as unknown as { [k: string]: () => void })[method]?.();
-    (child.stderr as unknown as { [k: string]: () => void })[method]?.();
+    for (const pipe of [child.stdout, child.stdin, child.stderr]) refPipe(pipe, method);
   }
 
   #read(chunk: string): void {
@@ -160,4 +158,14 @@ export class KeyringRunner {
       pending.reject(error);
     }
   }
+}
+
+/**
+ * Calls `ref()` or `unref()` of a child's pipe where it has one: in Node a pipe is a `net.Socket`, which
+ * does, though its type says only `Readable` or `Writable`; a runtime whose pipes have no such method is
+ * left alone.
+ */
+function refPipe(pipe: object, method: 'ref' | 'unref'): void {
+  const toggle: unknown = Reflect.get(pipe, method);
+  if (typeof toggle === 'function') Reflect.apply(toggle, pipe, []);
 }

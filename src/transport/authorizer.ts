@@ -69,18 +69,21 @@ export interface Authorizer {
  * each `authorization()` and `refused()`.
  */
 export function maskingAuthorizer(authorizer: Authorizer, secrets: SecretRegistration): Authorizer {
-  const learn = <T>(value: T): T => {
-    if (typeof value === 'string') secrets.add(credentialOf(value));
-    else if (typeof value === 'object' && value !== null) {
-      const { authorization, headers } = value as unknown as AuthorizationHeaders;
-      secrets.add(credentialOf(authorization));
-      if (headers !== undefined) secrets.add(Object.values(headers));
-    }
+  const learnOwn = (): void => {
     if (authorizer.secrets !== undefined) secrets.add(authorizer.secrets());
+  };
+  const learn = (value: AuthorizationValue): AuthorizationValue => {
+    if (typeof value === 'string') secrets.add(credentialOf(value));
+    // A JavaScript authorizer may answer null: nothing to learn from it.
+    else if (typeof value === 'object' && value !== null) {
+      secrets.add(credentialOf(value.authorization));
+      if (value.headers !== undefined) secrets.add(Object.values(value.headers));
+    }
+    learnOwn();
     return value;
   };
   // Its own secrets (a client secret) are known before the first request: a login may fail quoting one.
-  if (authorizer.secrets !== undefined) secrets.add(authorizer.secrets());
+  learnOwn();
   const masking: Authorizer = {
     authorization: (request) => {
       const value = authorizer.authorization(request);
@@ -89,7 +92,11 @@ export function maskingAuthorizer(authorizer: Authorizer, secrets: SecretRegistr
   };
   const refused = authorizer.refused;
   if (refused !== undefined) {
-    masking.refused = async (refusal) => learn(await refused.call(authorizer, refusal));
+    masking.refused = async (refusal) => {
+      const retry = await refused.call(authorizer, refusal);
+      learnOwn();
+      return retry;
+    };
   }
   return masking;
 }
