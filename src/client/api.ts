@@ -1,6 +1,7 @@
 /**
- * The three ways in: `connect` (keep one connection for many calls), `callTool` (one shot: connect, call,
- * close) and `withClient` (run a function, then close whatever happens). Importing starts nothing; the
+ * The three ways in: `connect` (keep one connection for many calls), `callToolOnce` (one shot: connect,
+ * call, close) and `withClient` (run a function, then close whatever happens). `callTool` is always a call
+ * over a connection already open (`Client`, `Session`, the worker's id); the one shot is named apart. Importing starts nothing; the
  * HTTP transport (and undici) is loaded only when an HTTP server is first used.
  */
 
@@ -221,21 +222,24 @@ export async function withClient<T>(
   }
 }
 
-/** One shot: connect, call one tool, close. `timeoutMs` and `signal` apply to each step. */
-export function callTool(
+/**
+ * One shot: connect, call one tool, close (named apart from `callTool`, which is always a call over a
+ * connection already open). `timeoutMs` and `signal` apply to each step.
+ */
+export function callToolOnce(
   config: (ServerConfig | BaseServerConfig) & LegacyVersion,
   name: string,
   args?: Record<string, unknown>,
   options?: ConnectOptions & CallToolOptions,
 ): Promise<CallToolResult>;
-/** One-shot `callTool()` with a config that may mean 2026-07-28: the result may be `input_required`. */
-export function callTool(
+/** `callToolOnce()` with a config that may mean 2026-07-28: the result may be `input_required`. */
+export function callToolOnce(
   config: ServerConfig | BaseServerConfig,
   name: string,
   args?: Record<string, unknown>,
   options?: ConnectOptions & CallToolOptions,
 ): Promise<ToolCallOutcome>;
-export function callTool(
+export function callToolOnce(
   config: ServerConfig | BaseServerConfig,
   name: string,
   args: Record<string, unknown> = {},

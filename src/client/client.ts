@@ -15,6 +15,7 @@ import { checkCallResult } from './call-result.js';
 import type { ToolCatalog } from './catalog.js';
 import type { Engine } from './engine.js';
 import { discoverModern } from './lifecycle.js';
+import type { McpClient } from './mcp-client.js';
 import { runWithInput } from './mrtr.js';
 import { type Negotiated, revise } from './negotiated.js';
 import { notSent } from './not-sent.js';
@@ -78,7 +79,7 @@ interface ClientParts {
  * `callTool` resolves to: `CallToolResult` for a client connected with a config that pins 2025-11-25 (or
  * names no `protocolVersion`), where no `input_required` result can come back; else `ToolCallOutcome`.
  */
-export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
+export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> implements McpClient<Outcome> {
   readonly #engine: Engine;
   readonly #wire: Wire;
   readonly #connection: Connection;

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
-import { type AnyMcpError, callTool, connect, isMcpError, normalizeConfig } from '../../src/index.js';
+import { normalizeConfig } from '../../src/config/index.js';
+import { type AnyMcpError, callToolOnce, connect, isMcpError } from '../../src/index.js';
 import { listenLocal, readBody } from '../helpers/http-server.js';
 import { fixture } from './helpers.js';
 
@@ -126,7 +127,7 @@ describe('one delivery note, describing the operation asked for', () => {
   });
 
   test('a refused connection: the one-shot call is not_sent and no note is inside the message', async () => {
-    const error = await failure(callTool({ url: 'http://127.0.0.1:1/mcp?key=query-secret-123' }, 'echo'));
+    const error = await failure(callToolOnce({ url: 'http://127.0.0.1:1/mcp?key=query-secret-123' }, 'echo'));
     assert.equal(error.kind, 'transport');
     assert.equal(error.delivery, 'not_sent');
     assert.equal(
@@ -305,7 +306,7 @@ describe('the method that failed is named', () => {
       if (method === 'tools/list') result(id, res, TOOLS);
       else res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"call exploded"}');
     });
-    const error = await failure(callTool({ url, protocolVersion: '2026-07-28' }, 'echo'));
+    const error = await failure(callToolOnce({ url, protocolVersion: '2026-07-28' }, 'echo'));
     assert.match(
       error.message,
       /^POST tools\/call to http:\/\/127\.0\.0\.1:\d+\/mcp: HTTP 500: call exploded$/,
@@ -317,7 +318,7 @@ describe('the method that failed is named', () => {
     const url = await endpoint((_method, _id, res) => {
       res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"list exploded"}');
     });
-    const error = await failure(callTool({ url, protocolVersion: '2026-07-28' }, 'echo'));
+    const error = await failure(callToolOnce({ url, protocolVersion: '2026-07-28' }, 'echo'));
     assert.equal(error.delivery, 'not_sent');
     assert.match(
       error.message,

@@ -8,7 +8,7 @@ import { prepare } from '../../src/content/index.js';
 import {
   type CallToolResult,
   type ContentBlock,
-  callTool,
+  callToolOnce,
   connect,
   type ImageContent,
   isErrorKind,
@@ -34,7 +34,7 @@ export async function results(): Promise<void> {
   expectType<ContentBlock[]>(result.content);
   const pinned = await connect({ command: 'x', protocolVersion: '2025-11-25' });
   expectType<ContentBlock[]>((await pinned.callTool('echo')).content);
-  expectType<ContentBlock[]>((await callTool({ command: 'x' }, 'echo', { text: 'hi' })).content);
+  expectType<ContentBlock[]>((await callToolOnce({ command: 'x' }, 'echo', { text: 'hi' })).content);
   expectType<ContentBlock[]>(
     await withClient({ command: 'x' }, async (c) => (await c.callTool('echo')).content),
   );
@@ -51,14 +51,14 @@ export async function results(): Promise<void> {
   outcome.content.length;
   if (!isInputRequired(outcome)) expectType<ContentBlock[]>(outcome.content);
   // @ts-expect-error auto may negotiate 2026
-  expectType<CallToolResult>(await callTool({ command: 'x', protocolVersion: 'auto' }, 'echo'));
+  expectType<CallToolResult>(await callToolOnce({ command: 'x', protocolVersion: 'auto' }, 'echo'));
   // @ts-expect-error a non-literal choice may be 2026
-  expectType<CallToolResult>(await callTool({ command: 'x', protocolVersion: someChoice }, 'echo'));
+  expectType<CallToolResult>(await callToolOnce({ command: 'x', protocolVersion: someChoice }, 'echo'));
   const typed: ServerConfig = { command: 'x' };
   // @ts-expect-error a config typed ServerConfig may say 2026-07-28
-  expectType<CallToolResult>(await callTool(typed, 'echo'));
+  expectType<CallToolResult>(await callToolOnce(typed, 'echo'));
   const inferred = { command: 'x' };
-  expectType<CallToolResult>(await callTool(inferred, 'echo'));
+  expectType<CallToolResult>(await callToolOnce(inferred, 'echo'));
   // @ts-expect-error a session with a local override name may be switched to 2026 by the override
   expectType<CallToolResult>(await session({ command: 'x' }, 'my-server').callTool('echo'));
   await withClient({ command: 'x', protocolVersion: 'auto' }, async (c) => {
@@ -80,13 +80,13 @@ export async function configured(server: ConfiguredServer): Promise<void> {
   // A configured server is typed by the revision its entry asks for: a 2025-11-25 entry's config gives
   // a complete result, the others the union.
   // @ts-expect-error the entry may ask for 2026-07-28 or auto
-  expectType<CallToolResult>(await callTool(resolveServer(server), 'echo'));
+  expectType<CallToolResult>(await callToolOnce(resolveServer(server), 'echo'));
   if (server.protocolVersion === '2025-11-25') {
-    expectType<ContentBlock[]>((await callTool(resolveServer(server), 'echo')).content);
+    expectType<ContentBlock[]>((await callToolOnce(resolveServer(server), 'echo')).content);
     expectType<ContentBlock[]>((await (await connect(resolveServer(server))).callTool('echo')).content);
   } else {
     expectType<'2026-07-28' | 'auto'>(server.protocolVersion);
-    expectType<ToolCallOutcome>(await callTool(resolveServer(server), 'echo'));
+    expectType<ToolCallOutcome>(await callToolOnce(resolveServer(server), 'echo'));
   }
 }
 

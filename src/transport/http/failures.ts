@@ -134,7 +134,11 @@ export function statusError(
   }
   const delivery = status === 502 || status === 503 || status === 504 ? 'unknown' : 'delivered';
   const quoted = said === undefined || said === '' ? '' : `: ${said}`;
-  return new McpError('transport', `${label}: HTTP ${status}${quoted}`, { status, delivery });
+  return new McpError('transport', `${label}: HTTP ${status}${quoted}`, {
+    status,
+    delivery,
+    ...(said === undefined || said === '' ? {} : { detail: said }),
+  });
 }
 
 /**
