@@ -133,18 +133,18 @@ async function start(
   const restarted = run.firstStart !== undefined;
   try {
     await engine.start();
-    const session = await getReady(wire, settings, connection.traits, stepOptions, budget, {
+    const negotiated = await getReady(wire, settings, connection.traits, stepOptions, budget, {
       probe: !restarted,
     });
-    engine.cancelBy(session.cancelBy);
+    engine.cancelBy(negotiated.cancelBy);
     engine.markReady();
-    connectionIsReady(engine.trace, session.version, session.serverInfo);
+    connectionIsReady(engine.trace, negotiated.version, negotiated.serverInfo);
     // 2025: server-initiated requests not tied to a call may need a stream of their own (S25/basic/transports).
     connection.negotiated({
-      protocolVersion: session.version,
+      protocolVersion: negotiated.version,
       openServerStream:
         connection.traits.serverStream &&
-        session.era === 'legacy' &&
+        negotiated.era === 'legacy' &&
         Object.keys(wire.capabilities).length > 0,
     });
     return Client.assemble({
@@ -153,7 +153,7 @@ async function start(
       connection,
       config: settings,
       options,
-      session,
+      negotiated,
       catalog,
       closeController,
       probeRestart: run.firstStart,

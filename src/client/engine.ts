@@ -65,7 +65,7 @@ export class Engine {
   #closedError: McpError | undefined;
   #failure: McpError | undefined;
   #closing: Promise<EngineCloseReport> | undefined;
-  /** True once the handshake is over (`markReady`): a failure after that is the session's, not connect's. */
+  /** True once the handshake is over (`markReady`): a failure after that is the ready connection's, not connect's. */
   #ready = false;
   /** The connection's identity in diagnostics events. */
   readonly trace: ConnectionTrace;
@@ -102,7 +102,7 @@ export class Engine {
     });
   }
 
-  /** The handshake is over: from now on a failure of the connection is published as the session's. */
+  /** The handshake is over: from now on a failure of the connection is published as the ready connection's. */
   markReady(): void {
     this.#ready = true;
   }
@@ -366,7 +366,7 @@ export class Engine {
     this.#closedError = error;
     this.#failure = error;
     // During the handshake connect() reports the failure (phase 'connect'), in the words it rejects with.
-    if (this.#ready) connectionFailed(this.trace, 'session', error);
+    if (this.#ready) connectionFailed(this.trace, 'ready', error);
     this.#pending.rejectAll(error, this.#settings.target, this.#note());
     if (close) this.close().catch(() => {});
   }

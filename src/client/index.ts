@@ -18,8 +18,8 @@ export type {
 } from '../config/tool-policy.js';
 export { isMcpError, McpError } from '../errors/index.js';
 export { callToolOnce, connect, withClient } from './api.js';
-export type { CallOptions, CallToolOptions, Progress } from './call-options.js';
-export { Client, type CloseReport, type ListToolsOptions } from './client.js';
+export type { CallOptions, CallToolOptions, ListToolsOptions, Progress } from './call-options.js';
+export { Client, type CloseReport } from './client.js';
 export type {
   Annotations,
   AudioContent,

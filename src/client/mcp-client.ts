@@ -3,8 +3,8 @@
  * takes either (the agent formats in `autos-mcp/tools` and `autos-mcp/ai` do). Both implement it; a test
  * double that implements it stands in for both.
  */
-import type { CallOptions, CallToolOptions } from './call-options.js';
-import type { CloseReport, ListToolsOptions } from './client.js';
+import type { CallOptions, CallToolOptions, ListToolsOptions } from './call-options.js';
+import type { CloseReport } from './client.js';
 import type { Tool, ToolCallOutcome, ToolList } from './types.js';
 
 /**

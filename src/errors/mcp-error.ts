@@ -96,24 +96,24 @@ export class McpError extends Error {
    * cause (never the cause object). `McpError.fromJSON` turns it back into an equal error.
    */
   toJSON(): McpErrorData {
-    const out: Record<string, unknown> = {
+    const cause = summarizeCause(this.cause);
+    const data = {
       name: this.name,
       kind: this.kind,
       delivery: this.delivery,
       message: this.message,
+      ...(this.code === undefined ? {} : { code: this.code }),
+      ...(this.data === undefined ? {} : { data: this.data }),
+      ...(this.status === undefined ? {} : { status: this.status }),
+      ...(this.challenge === undefined ? {} : { challenge: { ...this.challenge } }),
+      ...(this.stderrTail === undefined ? {} : { stderrTail: this.stderrTail }),
+      ...(this.target === undefined ? {} : { target: this.target }),
+      ...(this.exit === undefined ? {} : { exit: { ...this.exit } }),
+      ...(this.detail === undefined ? {} : { detail: this.detail }),
+      ...(cause === undefined ? {} : { cause }),
     };
-    if (this.code !== undefined) out['code'] = this.code;
-    if (this.data !== undefined) out['data'] = this.data;
-    if (this.status !== undefined) out['status'] = this.status;
-    if (this.challenge !== undefined) out['challenge'] = { ...this.challenge };
-    if (this.stderrTail !== undefined) out['stderrTail'] = this.stderrTail;
-    if (this.target !== undefined) out['target'] = this.target;
-    if (this.exit !== undefined) out['exit'] = { ...this.exit };
-    if (this.detail !== undefined) out['detail'] = this.detail;
-    const cause = summarizeCause(this.cause);
-    if (cause !== undefined) out['cause'] = cause;
     // The per-kind fields of McpErrorData (`code` for `rpc`) are the constructors' to guarantee.
-    return out as unknown as McpErrorData;
+    return data as McpErrorData;
   }
 }
 

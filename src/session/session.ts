@@ -5,8 +5,8 @@
  * `close()` ends it. A failed connect leaves nothing behind and the next call tries again; a connection
  * that broke is not reconnected behind your back.
  */
-import type { CallOptions, CallToolOptions } from '../client/call-options.js';
-import type { Client, CloseReport, ListToolsOptions } from '../client/client.js';
+import type { CallOptions, CallToolOptions, ListToolsOptions } from '../client/call-options.js';
+import type { Client, CloseReport } from '../client/client.js';
 import type { McpClient } from '../client/mcp-client.js';
 import type { ConnectOptions } from '../client/options.js';
 import type { CallToolResult, LegacyVersion, Tool, ToolCallOutcome, ToolList } from '../client/types.js';

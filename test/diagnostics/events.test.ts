@@ -179,7 +179,7 @@ describe('diagnostics events of a stdio connection', () => {
     assert.equal(only(seen, diagnosticsChannels.connectionReady).length, 0);
   });
 
-  test('a ready connection whose server exits mid-call: connection:error with phase session', async () => {
+  test('a ready connection whose server exits mid-call: connection:error with phase ready', async () => {
     const seen = await recording(() =>
       withClient(
         { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/crash-mid-call.mjs')] },
@@ -187,7 +187,7 @@ describe('diagnostics events of a stdio connection', () => {
       ),
     );
     const error = one(seen, diagnosticsChannels.connectionError).snapshot;
-    assert.equal(error['phase'], 'session');
+    assert.equal(error['phase'], 'ready');
     assert.equal((error['error'] as Record<string, unknown>)['kind'], 'closed');
     const failed = one(seen, diagnosticsChannels.requestError, (s) => s.snapshot['method'] === 'tools/call');
     assert.equal((failed.snapshot['error'] as Record<string, unknown>)['delivery'], 'unknown');

@@ -13,6 +13,7 @@ import {
   type ImageContent,
   isErrorKind,
   isInputRequired,
+  type McpClient,
   type ServerConfig,
   session,
   structuredOf,
@@ -164,4 +165,20 @@ export function errors(error: unknown): void {
     expectType<'not_sent' | 'unknown' | 'delivered'>(error.delivery);
   // @ts-expect-error not a kind
   isErrorKind(error, 'invalid_argument');
+}
+
+export async function clientAndSessionAreOneInterface(): Promise<void> {
+  // A 2025-11-25 `Client` and `Session` are the same `McpClient`, with the same narrow outcome.
+  const narrow: McpClient<CallToolResult>[] = [await connect({ command: 'x' }), session({ command: 'x' })];
+  expectType<ContentBlock[]>((await must(narrow[0]).callTool('echo')).content);
+  const any: McpClient[] = [await connect({ command: 'x', protocolVersion: 'auto' }), ...narrow];
+  void any;
+  // @ts-expect-error a config that may mean 2026-07-28 may give input_required: not a narrow McpClient
+  const wide: McpClient<CallToolResult> = session({ command: 'x', protocolVersion: 'auto' });
+  void wide;
+}
+
+function must<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('missing');
+  return value;
 }
