@@ -252,6 +252,9 @@ describe("an HTTP error quotes the server's own message", () => {
         assert.equal(error.kind, status === 401 ? 'auth_required' : 'forbidden');
         assert.equal(error.status, status);
         assert.ok(error.message.endsWith(expected), error.message);
+        // What the body said is a field as well as words: code reads `detail`, never the message.
+        if (/\): |forbidden: /.test(expected)) assert.ok(error.message.endsWith(`: ${error.detail}`));
+        else assert.equal(error.detail, undefined);
       } finally {
         await client.close();
       }
@@ -272,6 +275,7 @@ describe("an HTTP error quotes the server's own message", () => {
         quoted.slice(0, 80),
       );
       assert.ok(quoted.length <= 301 && quoted.endsWith('…'), `${quoted.length}`);
+      assert.equal(error.detail, quoted, "the quoted words are the error's detail");
     } finally {
       await client.close();
     }

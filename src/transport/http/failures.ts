@@ -124,6 +124,7 @@ export function statusError(
       status,
       delivery: 'delivered',
       ...(challenge === undefined ? {} : { challenge }),
+      ...(quoted === '' || said === undefined ? {} : { detail: said }),
     });
   }
   if (status === 404 && sessionSent) {
