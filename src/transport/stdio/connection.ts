@@ -13,7 +13,7 @@ import {
   stdioSpawned,
   tracingStdioExit,
 } from '../../diagnostics/publish.js';
-import { McpError, type ProcessExit } from '../../errors/index.js';
+import { McpError, type McpErrorOptions } from '../../errors/index.js';
 import type { SecretRegistration } from '../../internal/known-secrets.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type {
@@ -234,12 +234,7 @@ export class StdioConnection implements Connection {
           // At startup a broken pipe is usually a server that is exiting: wait briefly and say that.
           void this.#exitedWithin(BROKEN_PIPE_WAIT_MS).then((exited) => {
             if (exited && !this.#silenced) {
-              const options = {
-                ...this.#errorOptions(),
-                delivery: 'not_sent' as const,
-                cause: error,
-                exit: this.#exitFacts(),
-              };
+              const options = { ...this.#errorOptions(true), delivery: 'not_sent' as const, cause: error };
               reject(new McpError('closed', this.#exitText(), options));
             } else {
               const why = `its stdin is closed (${code})`;
@@ -375,9 +370,7 @@ export class StdioConnection implements Connection {
     // Deliver what the server wrote before exiting, then report; a grandchild holding stdout must not stall us.
     const drained = new Promise<void>((resolve) => setTimeout(resolve, STDOUT_DRAIN_MS).unref());
     void Promise.race([this.#stdoutEnded, drained]).then(() => {
-      this.#fail(
-        new McpError('closed', this.#exitText(), { ...this.#errorOptions(), exit: this.#exitFacts() }),
-      );
+      this.#fail(new McpError('closed', this.#exitText(), this.#errorOptions(true)));
     });
   }
 
@@ -426,16 +419,16 @@ export class StdioConnection implements Connection {
     }
   }
 
-  /** The options of an error about this server (its message names `target`): the stderr tail too. */
-  #errorOptions(): { delivery: 'unknown'; target: string; stderrTail?: string } {
+  /** Options of an error about this server (its message names `target`); `exited`: it reports the exit. */
+  #errorOptions(exited = false): McpErrorOptions & { delivery: 'unknown' } {
     const tail = this.#stderr.tail(ERROR_TAIL_CHARS);
-    const about = { delivery: 'unknown', target: this.target } as const;
-    return tail ? { ...about, stderrTail: tail } : about;
-  }
-
-  /** How the server exited, for the error that reports it (`McpError.exit`). */
-  #exitFacts(): ProcessExit {
-    return { code: this.#exit?.code ?? null, signal: this.#exit?.signal ?? null };
+    const exit = exited ? this.#exit : undefined;
+    return {
+      delivery: 'unknown',
+      target: this.target,
+      ...(tail ? { stderrTail: tail } : {}),
+      ...(exit ? { exit } : {}),
+    };
   }
 
   #closedError(operation: string, cause?: unknown): McpError {
