@@ -14,6 +14,8 @@ await build({
     servers: 'src/servers/index.ts',
     tools: 'src/agents/index.ts',
     ai: 'src/agents/ai/index.ts',
+    transport: 'src/transport/index.ts',
+    diagnostics: 'src/diagnostics/index.ts',
     'worker-thread': 'src/worker/thread.ts',
     bin: 'src/cli/bin.ts',
   },

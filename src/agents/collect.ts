@@ -3,13 +3,11 @@
  * another, in the record's order). Going through the client is what applies a config's `tools` filter and
  * `pin`s: a tool left out or drifted is not in the list, and a call to it is refused.
  */
-import type { ListToolsOptions, Tool } from '../client/index.js';
+import type { ListToolsOptions, McpClient, Tool } from '../client/index.js';
 import type { ToolSource } from './definitions.js';
 
-/** What lists tools: a `Client`, a `Session`, or anything with the same `listTools`. */
-export interface ToolLister {
-  listTools(options?: ListToolsOptions): Promise<Tool[]>;
-}
+/** What lists tools: an `McpClient` (a `Client`, a `Session`), or anything with the same `listTools`. */
+export type ToolLister = Pick<McpClient, 'listTools'>;
 
 /** Lists the tools of one client, or of each client in a record by server key, as a `ToolSource`. */
 export async function collectTools(

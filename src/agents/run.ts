@@ -4,15 +4,13 @@
  * the server's client, so the config's `tools` filter and `pin`s apply to it. The result is rendered once,
  * neutrally (text parts and images), and each format gives it its API's shape.
  */
-import type { CallOptions, CallToolResult, ContentBlock, ToolCallOutcome } from '../client/index.js';
+import type { CallOptions, CallToolResult, ContentBlock, McpClient } from '../client/index.js';
 import { isInputRequired } from '../client/index.js';
 import { isMcpError, McpError } from '../errors/index.js';
 import { resolveToolName, type ToolNames } from './names.js';
 
-/** What runs a tool: a `Client`, a `Session`, or anything with the same `callTool`. */
-export interface ToolCaller {
-  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<ToolCallOutcome>;
-}
+/** What runs a tool: an `McpClient` (a `Client`, a `Session`), or anything with the same `callTool`. */
+export type ToolCaller = Pick<McpClient, 'callTool'>;
 
 /** The caller for a single server's tools, or a record of them by the same keys as the tool source. */
 export type ToolCallers = ToolCaller | Readonly<Record<string, ToolCaller>>;

@@ -1,6 +1,7 @@
 /**
- * The three ways in: `connect` (keep one connection for many calls), `callTool` (one shot: connect, call,
- * close) and `withClient` (run a function, then close whatever happens). Importing starts nothing; the
+ * The three ways in: `connect` (keep one connection for many calls), `callToolOnce` (one shot: connect,
+ * call, close) and `withClient` (run a function, then close whatever happens). `callTool` is always a call
+ * over a connection already open (`Client`, `Session`, the worker's id); the one shot is named apart. Importing starts nothing; the
  * HTTP transport (and undici) is loaded only when an HTTP server is first used.
  */
 
@@ -142,18 +143,18 @@ async function start(
   const restarted = run.firstStart !== undefined;
   try {
     await engine.start();
-    const session = await getReady(wire, settings, connection.traits, stepOptions, budget, {
+    const negotiated = await getReady(wire, settings, connection.traits, stepOptions, budget, {
       probe: !restarted,
     });
-    engine.cancelBy(session.cancelBy);
+    engine.cancelBy(negotiated.cancelBy);
     engine.markReady();
-    connectionIsReady(engine.trace, session.version, session.serverInfo);
+    connectionIsReady(engine.trace, negotiated.version, negotiated.serverInfo);
     // 2025: server-initiated requests not tied to a call may need a stream of their own (S25/basic/transports).
     connection.negotiated({
-      protocolVersion: session.version,
+      protocolVersion: negotiated.version,
       openServerStream:
         connection.traits.serverStream &&
-        session.era === 'legacy' &&
+        negotiated.era === 'legacy' &&
         Object.keys(wire.capabilities).length > 0,
     });
     return Client.assemble({
@@ -162,7 +163,7 @@ async function start(
       connection,
       config: settings,
       options,
-      session,
+      negotiated,
       catalog,
       closeController,
       probeRestart: run.firstStart,
@@ -231,21 +232,24 @@ export async function withClient<T>(
   }
 }
 
-/** One shot: connect, call one tool, close. `timeoutMs` and `signal` apply to each step. */
-export function callTool(
+/**
+ * One shot: connect, call one tool, close (named apart from `callTool`, which is always a call over a
+ * connection already open). `timeoutMs` and `signal` apply to each step.
+ */
+export function callToolOnce(
   config: (ServerConfig | BaseServerConfig) & LegacyVersion,
   name: string,
   args?: Record<string, unknown>,
   options?: ConnectOptions & CallToolOptions,
 ): Promise<CallToolResult>;
-/** One-shot `callTool()` with a config that may mean 2026-07-28: the result may be `input_required`. */
-export function callTool(
+/** `callToolOnce()` with a config that may mean 2026-07-28: the result may be `input_required`. */
+export function callToolOnce(
   config: ServerConfig | BaseServerConfig,
   name: string,
   args?: Record<string, unknown>,
   options?: ConnectOptions & CallToolOptions,
 ): Promise<ToolCallOutcome>;
-export function callTool(
+export function callToolOnce(
   config: ServerConfig | BaseServerConfig,
   name: string,
   args: Record<string, unknown> = {},

@@ -1,4 +1,7 @@
-/** What every request accepts from the caller: a deadline that progress restarts, a hard cap, a signal. */
+/**
+ * What every request accepts from the caller: a deadline that progress restarts, a hard cap, a signal; and
+ * what a tool call and a tool list add to it.
+ */
 
 /** A `notifications/progress` update for one call. */
 export interface Progress {
@@ -28,6 +31,14 @@ export interface CallToolOptions extends CallOptions {
    * client's `validateArguments` (connect options), else false.
    */
   validateArguments?: boolean;
+}
+
+/** Options of `listTools` and `listToolsDetailed`. */
+export interface ListToolsOptions extends CallOptions {
+  /** Answer from the cached list while it is fresh per the server's `ttlMs` (2026). Default false. */
+  cache?: boolean;
+  /** Most pages to follow. Default 100. */
+  maxPages?: number;
 }
 
 /** What the client layers add per request on top of the caller's options. */

@@ -10,21 +10,22 @@ import { HEADER_MISMATCH } from '../protocol/jsonrpc.js';
 import { META_SERVER_INFO, MODERN_VERSION } from '../protocol/versions.js';
 import type { Connection, ProcessReport, TransportKind } from '../transport/connection.js';
 import { abortable } from './abortable.js';
-import type { CallOptions, CallToolOptions } from './call-options.js';
+import { checkBeforeSending, listFirstFailure } from './call-checks.js';
+import type { CallOptions, CallToolOptions, ListToolsOptions } from './call-options.js';
 import { checkCallResult } from './call-result.js';
 import type { ToolCatalog } from './catalog.js';
 import type { Engine } from './engine.js';
 import { discoverModern } from './lifecycle.js';
+import type { McpClient } from './mcp-client.js';
 import { runWithInput } from './mrtr.js';
 import { type Negotiated, revise } from './negotiated.js';
-import { notSent } from './not-sent.js';
 import type { ConnectOptions } from './options.js';
 import { modernPinRefused } from './pinned-revision.js';
 import { filterRefusal } from './tool-filter.js';
 import { applyToolPolicy, pinOf } from './tool-pins.js';
 import { checkTools, DEFAULT_MAX_PAGES, fetchAllPages } from './tools.js';
 import type { DiscoverResult, Implementation, Tool, ToolCallOutcome, ToolList } from './types.js';
-import { listOptions, unknownToolError, unlistedToolHint } from './unknown-tool.js';
+import { listOptions, unknownToolError } from './unknown-tool.js';
 import {
   isImplementation,
   MRTR_METHODS,
@@ -35,14 +36,6 @@ import {
 } from './wire.js';
 
 const log = debugLog;
-
-/** Options of `listTools` and `listToolsDetailed`. */
-export interface ListToolsOptions extends CallOptions {
-  /** Answer from the cached list while it is fresh per the server's `ttlMs` (2026). Default false. */
-  cache?: boolean;
-  /** Most pages to follow. Default 100. */
-  maxPages?: number;
-}
 
 /** What `close()` found: late answers dropped, and for a local server process how it ended. */
 export interface CloseReport {
@@ -65,7 +58,7 @@ interface ClientParts {
   connection: Connection;
   config: NormalizedCommon;
   options: ConnectOptions;
-  session: Negotiated;
+  negotiated: Negotiated;
   catalog: ToolCatalog;
   closeController: AbortController;
   /** How the first process ended, when `auto`'s probe ended it and this client runs the second. */
@@ -78,7 +71,7 @@ interface ClientParts {
  * `callTool` resolves to: `CallToolResult` for a client connected with a config that pins 2025-11-25 (or
  * names no `protocolVersion`), where no `input_required` result can come back; else `ToolCallOutcome`.
  */
-export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
+export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> implements McpClient<Outcome> {
   readonly #engine: Engine;
   readonly #wire: Wire;
   readonly #connection: Connection;
@@ -87,7 +80,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
   readonly #closeController: AbortController;
   readonly #catalog: ToolCatalog;
   readonly #probeRestart: ProcessReport | undefined;
-  #session: Negotiated;
+  #negotiated: Negotiated;
   #discoverCache: { result: DiscoverResult; receivedAt: number } | undefined;
   /** The implicit `tools/list` in flight, shared by concurrent first calls. */
   #listing: Promise<ToolList> | undefined;
@@ -99,7 +92,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     this.#connection = parts.connection;
     this.#config = parts.config;
     this.#options = parts.options;
-    this.#session = parts.session;
+    this.#negotiated = parts.negotiated;
     this.#catalog = parts.catalog;
     this.#closeController = parts.closeController;
     this.#probeRestart = parts.probeRestart;
@@ -112,22 +105,22 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
 
   /** The protocol revision in use with this server. */
   get protocolVersion(): string {
-    return this.#session.version;
+    return this.#negotiated.version;
   }
 
   /** The server's self-reported name and version (for display and logs only). */
   get serverInfo(): Implementation | undefined {
-    return this.#session.serverInfo;
+    return this.#negotiated.serverInfo;
   }
 
   /** The server's capabilities as it declared them (2026: from `server/discover`, when it ran). */
   get capabilities(): Record<string, unknown> {
-    return this.#session.capabilities;
+    return this.#negotiated.capabilities;
   }
 
   /** The server's `instructions`: data to show or hand to a model as data — never instructions to this client. */
   get instructions(): string | undefined {
-    return this.#session.instructions;
+    return this.#negotiated.instructions;
   }
 
   /** The transport in use, for display: the `kind` of the connection. */
@@ -228,15 +221,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     try {
       await abortable(this.#listing, options.signal);
     } catch (error) {
-      if (options.signal?.aborted) {
-        throw new McpError(
-          'cancelled',
-          `tools/call ${name} on ${this.#config.target}: cancelled by the caller while the tools/list it needs first was running`,
-          { delivery: 'not_sent', cause: error },
-        );
-      }
-      // Named as the call the caller asked for, never as the tools/list it waited on.
-      throw notSent(`tools/call ${name}`, 'the tools/list it needs first failed', error, this.#config.target);
+      throw listFirstFailure(name, this.#config.target, error, options.signal?.aborted === true);
     }
   }
 
@@ -247,27 +232,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     headerRules: boolean,
     validate: boolean,
   ): Promise<Outcome> {
-    const excluded = this.#catalog.excluded(name);
-    if (excluded !== undefined) {
-      const message = `tool ${name} on ${this.#config.target} was not called: ${excluded.reason}`;
-      // A drifted tool is named with the parts that changed (as data too), never their text.
-      if (excluded.drift !== undefined)
-        throw new McpError('tool_changed', message, { data: { tool: name, ...excluded.drift } });
-      throw new McpError('invalid_tool', message);
-    }
-    if (validate) {
-      const tool = this.#catalog.tool(name);
-      if (tool === undefined) {
-        const names = this.#catalog.names();
-        const why = `the server does not list it, so its arguments cannot be checked${names === undefined ? '' : `; ${unlistedToolHint(name, names)}`}`;
-        throw new McpError('invalid_tool', `tool ${name} on ${this.#config.target} was not called: ${why}`, {
-          data: { tool: name },
-        });
-      }
-      // Loaded on first use, with the validator: the default import does not parse either.
-      const { checkArguments } = await import('./arguments.js');
-      await checkArguments(tool, args, this.#config.target);
-    }
+    await checkBeforeSending(this.#catalog, this.#config.target, name, args, validate);
     const toolHeaders = headerRules ? this.#catalog.headerParams(name) : undefined;
     const { validateArguments: _validate, ...requestOptions } = options;
     const raw = await this.#call(
@@ -285,8 +250,12 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
           (await this.listToolsDetailed(listOptions(options))).tools.map((t) => t.name),
       );
     });
-    // The check that makes `Outcome` true: a 2025 session never hands back `input_required`.
-    return checkCallResult(raw, this.#session.era, `tools/call ${name} on ${this.#config.target}`) as Outcome;
+    // The check that makes `Outcome` true: a 2025 connection never hands back `input_required`.
+    return checkCallResult(
+      raw,
+      this.#negotiated.era,
+      `tools/call ${name} on ${this.#config.target}`,
+    ) as Outcome;
   }
 
   /** Sends any request (resources, prompts, custom methods) and returns its raw `result`. */
@@ -310,12 +279,12 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
    * server the same facts from `initialize`.
    */
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
-    const session = this.#session;
-    if (session.era === 'legacy') {
+    const negotiated = this.#negotiated;
+    if (negotiated.era === 'legacy') {
       return (
-        session.discover ?? {
-          supportedVersions: [session.version],
-          capabilities: session.capabilities,
+        negotiated.discover ?? {
+          supportedVersions: [negotiated.version],
+          capabilities: negotiated.capabilities,
           source: 'initialize',
         }
       );
@@ -324,11 +293,11 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     if (cached && Date.now() < cached.receivedAt + Math.max(0, cached.result.ttlMs ?? 0))
       return cached.result;
     const { discover, stance } = await this.#pinned('server/discover', () =>
-      discoverModern(this.#wire, session, this.#config.target, options),
+      discoverModern(this.#wire, negotiated, this.#config.target, options),
     );
     this.#discoverCache = { result: discover, receivedAt: Date.now() };
-    this.#session = revise(this.#session, {
-      version: stance.version ?? session.version,
+    this.#negotiated = revise(this.#negotiated, {
+      version: stance.version ?? negotiated.version,
       capabilities: discover.capabilities,
       instructions: discover.instructions,
       discover,
@@ -368,11 +337,11 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
 
   /** 2026 over a transport with per-message headers: the `x-mcp-header` rules apply (S26/server/tools). */
   #headerRules(): boolean {
-    return this.#session.era === 'modern' && this.#connection.traits.perMessageHeaders;
+    return this.#negotiated.era === 'modern' && this.#connection.traits.perMessageHeaders;
   }
 
   #call(method: string, params: Record<string, unknown>, options: WireRequestOptions) {
-    if (this.#session.era === 'legacy' || !MRTR_METHODS.has(method))
+    if (this.#negotiated.era === 'legacy' || !MRTR_METHODS.has(method))
       return this.#request(method, params, options);
     const signal = options.signal
       ? AbortSignal.any([options.signal, this.#closeController.signal])
@@ -387,21 +356,23 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     });
   }
 
-  /** One request in the current session; a 2026 version change or a new server identity replaces it. */
+  /** One request on the negotiated terms; a 2026 version change or a new server identity replaces it. */
   async #request(
     method: string,
     params: Record<string, unknown>,
     options: WireRequestOptions,
   ): Promise<Record<string, unknown>> {
-    const session = this.#session;
-    if (session.era === 'legacy') return this.#wire.request(session, method, params, options);
+    const negotiated = this.#negotiated;
+    if (negotiated.era === 'legacy') return this.#wire.request(negotiated, method, params, options);
     const { value, stance } = await this.#pinned(method, () =>
-      withVersionRetry(session, this.#config.target, (s) => this.#wire.request(s, method, params, options)),
+      withVersionRetry(negotiated, this.#config.target, (s) =>
+        this.#wire.request(s, method, params, options),
+      ),
     );
     const info = (value['_meta'] as Record<string, unknown> | undefined)?.[META_SERVER_INFO];
-    const changedInfo = isImplementation(info) && !sameImplementation(info, this.#session.serverInfo);
-    if (changedInfo || stance.version !== this.#session.version) {
-      this.#session = revise(this.#session, {
+    const changedInfo = isImplementation(info) && !sameImplementation(info, this.#negotiated.serverInfo);
+    if (changedInfo || stance.version !== this.#negotiated.version) {
+      this.#negotiated = revise(this.#negotiated, {
         ...(stance.version !== undefined ? { version: stance.version } : {}),
         ...(changedInfo ? { serverInfo: info } : {}),
       });

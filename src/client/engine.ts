@@ -65,7 +65,7 @@ export class Engine {
   #closedError: McpError | undefined;
   #failure: McpError | undefined;
   #closing: Promise<EngineCloseReport> | undefined;
-  /** True once the handshake is over (`markReady`): a failure after that is the session's, not connect's. */
+  /** True once the handshake is over (`markReady`): a failure after that is the ready connection's, not connect's. */
   #ready = false;
   /** The connection's identity in diagnostics events. */
   readonly trace: ConnectionTrace;
@@ -102,7 +102,7 @@ export class Engine {
     });
   }
 
-  /** The handshake is over: from now on a failure of the connection is published as the session's. */
+  /** The handshake is over: from now on a failure of the connection is published as the ready connection's. */
   markReady(): void {
     this.#ready = true;
   }
@@ -197,15 +197,17 @@ export class Engine {
 
   /** Why a request cannot be sent at all (it is then `not_sent`), or undefined. */
   #refusal(method: string, signal: AbortSignal | undefined): McpError | undefined {
-    const on = `${method} on ${this.#settings.target}`;
+    const target = this.#settings.target;
+    const on = `${method} on ${target}`;
     // The message says why; `delivery: 'not_sent'` says it never left (renderers show that note once).
     if (this.#closedError)
       return new McpError('closed', `${on}: the connection is already closed`, {
         cause: this.#closedError,
+        target,
       });
-    if (signal?.aborted) return new McpError('cancelled', `${on}: cancelled by the caller`);
+    if (signal?.aborted) return new McpError('cancelled', `${on}: cancelled by the caller`, { target });
     if (this.#pending.size >= MAX_IN_FLIGHT)
-      return new McpError('busy', `${on}: ${MAX_IN_FLIGHT} requests are already in flight`);
+      return new McpError('busy', `${on}: ${MAX_IN_FLIGHT} requests are already in flight`, { target });
     return undefined;
   }
 
@@ -217,7 +219,7 @@ export class Engine {
   ): Promise<void> {
     const refused =
       this.#closedError && `${method} to ${this.#settings.target}: the connection is already closed`;
-    if (refused) throw new McpError('closed', refused);
+    if (refused) throw new McpError('closed', refused, { target: this.#settings.target });
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
     await this.#connection.send(message, headers ? { headers } : {});
@@ -229,10 +231,10 @@ export class Engine {
    */
   close(): Promise<EngineCloseReport> {
     if (!this.#closing) {
-      const error = new McpError(
-        'closed',
-        `the connection to ${this.#settings.target} was closed by the client`,
-      );
+      const target = this.#settings.target;
+      const error = new McpError('closed', `the connection to ${target} was closed by the client`, {
+        target,
+      });
       this.#closedError ??= error;
       this.#pending.rejectAll(error, this.#settings.target, this.#note());
       this.#closing = this.#connection.close().then((report) => {
@@ -258,7 +260,7 @@ export class Engine {
     this.#late.remember(id);
     // No delivery note in the text: `delivery: 'unknown'` says it was sent and may have run.
     const text = `${pending.method} on ${this.#settings.target}: ${why}${this.#note()}`;
-    failPending(pending, new McpError(kind, text, { delivery: 'unknown' }));
+    failPending(pending, new McpError(kind, text, { delivery: 'unknown', target: this.#settings.target }));
     pending.controller?.abort();
     if (this.#notifyCancel && !pending.noCancel && !this.#closedError) {
       // S25/basic/utilities/cancellation, S26/basic/patterns/cancellation: tell the server; ignore failures.
@@ -274,13 +276,13 @@ export class Engine {
     if (!pending) return;
     if (error instanceof McpError) {
       // `node x.mjs (pid 7) exited with code 1` (found by the write): said for this request.
-      const exited = error.kind === 'closed' && error.message.startsWith(this.#settings.target);
       failPending(
         pending,
-        exited
+        error.exit !== undefined
           ? new McpError('closed', `${pending.method} failed: ${error.message}`, {
               delivery: error.delivery,
               cause: error,
+              target: this.#settings.target,
               ...(error.stderrTail === undefined ? {} : { stderrTail: error.stderrTail }),
             })
           : error,
@@ -292,6 +294,7 @@ export class Engine {
       new McpError('transport', `${pending.method} on ${this.#settings.target} failed while sending`, {
         delivery: 'unknown',
         cause: error,
+        target: this.#settings.target,
       }),
     );
   }
@@ -311,7 +314,8 @@ export class Engine {
         return;
       case 'invalid': {
         const text = `${this.#settings.target} sent a message that is not JSON-RPC: ${classified.reason}`;
-        this.#onConnectionClosed(new McpError('protocol', text, { delivery: 'unknown' }), true);
+        const target = this.#settings.target;
+        this.#onConnectionClosed(new McpError('protocol', text, { delivery: 'unknown', target }), true);
         return;
       }
     }
@@ -362,7 +366,7 @@ export class Engine {
     this.#closedError = error;
     this.#failure = error;
     // During the handshake connect() reports the failure (phase 'connect'), in the words it rejects with.
-    if (this.#ready) connectionFailed(this.trace, 'session', error);
+    if (this.#ready) connectionFailed(this.trace, 'ready', error);
     this.#pending.rejectAll(error, this.#settings.target, this.#note());
     if (close) this.close().catch(() => {});
   }

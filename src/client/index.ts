@@ -1,16 +1,14 @@
 /**
  * The client module's entry: connect to MCP servers and use their tools. Everything a caller (or the
- * CLI) needs comes from here: the config types, the errors, and the connection contract for plugging in
- * a transport of your own.
+ * CLI) needs comes from here: the config types, the errors, the results. The connection contract for
+ * plugging in a transport of your own is `autos-mcp/transport` (src/transport/index.ts).
  */
-export {
-  type BaseServerConfig,
-  type ClientInfo,
-  type HttpServerConfig,
-  type NormalizedConfig,
-  normalizeConfig,
-  type ServerConfig,
-  type StdioServerConfig,
+export type {
+  BaseServerConfig,
+  ClientInfo,
+  HttpServerConfig,
+  ServerConfig,
+  StdioServerConfig,
 } from '../config/index.js';
 export type {
   ToolFilterConfig,
@@ -19,35 +17,9 @@ export type {
   ToolPinsConfig,
 } from '../config/tool-policy.js';
 export { isMcpError, McpError } from '../errors/index.js';
-export type { JsonRpcMessage } from '../protocol/jsonrpc.js';
-export type {
-  AuthorizationHeaders,
-  AuthorizationRequest,
-  AuthorizationValue,
-  Authorizer,
-  AuthRefusal,
-} from '../transport/authorizer.js';
-export type {
-  Connection,
-  ConnectionCloseReport,
-  ConnectionEvents,
-  ConnectionProcess,
-  ConnectionTraits,
-  NegotiatedSession,
-  ProcessReport,
-  SendOptions,
-  TransportKind,
-} from '../transport/connection.js';
-export {
-  createMemoryPair,
-  type MemoryDelivery,
-  type MemoryPair,
-  type MemoryPairOptions,
-  type MemoryServerEnd,
-} from '../transport/memory.js';
-export { callTool, connect, withClient } from './api.js';
-export type { CallOptions, CallToolOptions, Progress } from './call-options.js';
-export { Client, type CloseReport, type ListToolsOptions } from './client.js';
+export { callToolOnce, connect, withClient } from './api.js';
+export type { CallOptions, CallToolOptions, ListToolsOptions, Progress } from './call-options.js';
+export { Client, type CloseReport } from './client.js';
 export type {
   Annotations,
   AudioContent,
@@ -61,7 +33,7 @@ export type {
   TextResourceContents,
   UnknownContent,
 } from './content-blocks.js';
-export { clearEraCache } from './lifecycle.js';
+export type { McpClient } from './mcp-client.js';
 export type { ConnectOptions, HandlerContext } from './options.js';
 export { toolDigest } from './tool-digest.js';
 export {

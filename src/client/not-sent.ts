@@ -9,7 +9,8 @@ import { isMcpError, McpError, type McpErrorOptions } from '../errors/index.js';
 
 /**
  * `tools/call echo: the tools/list it needs first failed: POST tools/list to https://h/mcp: HTTP 500: …`.
- * `target`, when given, is named after the operation unless the step's message already names it.
+ * `target`, when given, is named after the operation for a failure that is not an `McpError` (an
+ * `McpError` of a step names its server already: the engine's and every transport's errors do).
  */
 export function notSent(operation: string, step: string, error: unknown, target?: string): McpError {
   if (!isMcpError(error)) {
@@ -26,8 +27,9 @@ export function notSent(operation: string, step: string, error: unknown, target?
   if (error.status !== undefined) options.status = error.status;
   if (error.challenge !== undefined) options.challenge = error.challenge;
   if (error.stderrTail !== undefined) options.stderrTail = error.stderrTail;
-  const subject =
-    target === undefined || error.message.includes(target) ? operation : `${operation} on ${target}`;
-  // The step's own message says what became of its request; its `delivery` stays on `cause`.
-  return new McpError(error.kind, `${subject}: ${step}: ${error.message}`, options);
+  if (error.exit !== undefined) options.exit = error.exit;
+  if (error.target !== undefined) options.target = error.target;
+  // The step's own message says what became of its request, and names the server it failed on (every
+  // request's error does): only a foreign failure is told where. Its `delivery` stays on `cause`.
+  return new McpError(error.kind, `${operation}: ${step}: ${error.message}`, options);
 }

@@ -1,5 +1,5 @@
 /**
- * Options of `connect`, `callTool` and `withClient`: the functions and per-run choices that do not belong
+ * Options of `connect`, `callToolOnce` and `withClient`: the functions and per-run choices that do not belong
  * in the plain-data config. Giving a handler is what declares the matching client capability.
  */
 import type { Dispatcher } from 'undici';
@@ -16,7 +16,7 @@ export interface HandlerContext {
   signal: AbortSignal;
 }
 
-/** How `connect`, `callTool` and `withClient` behave: handlers, deadlines, and what a transport takes besides config. */
+/** How `connect`, `callToolOnce` and `withClient` behave: handlers, deadlines, and what a transport takes besides config. */
 export interface ConnectOptions {
   /** Deadline for the connection to be ready (spawn + handshake or probe), in ms. Default: the config's connectTimeoutMs. */
   timeoutMs?: number;

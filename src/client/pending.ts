@@ -68,8 +68,9 @@ export class PendingTable {
    * code 1` (the cause names the server), else `tools/call on <target> failed: <cause>`.
    */
   rejectAll(cause: McpError, target: string, note = ''): void {
+    // A cause about this server (`target`) already names it in its message: not said twice.
     const subject = (method: string): string =>
-      cause.message.includes(target) ? `${method} failed` : `${method} on ${target} failed`;
+      cause.target === target ? `${method} failed` : `${method} on ${target} failed`;
     for (const id of [...this.#map.keys()]) {
       const pending = this.settle(id);
       if (pending === undefined) continue;
@@ -77,6 +78,7 @@ export class PendingTable {
       const options = {
         delivery: 'unknown',
         cause,
+        target,
         ...(cause.stderrTail ? { stderrTail: cause.stderrTail } : {}),
       } as const;
       failPending(

@@ -82,8 +82,7 @@ export function modernPinRefused(
   }
   if (error.kind !== 'transport' || error.status !== 400) return undefined;
   // What the server said, as the transport quoted it after the status (`…: HTTP 400: <said>`).
-  const at = error.message.indexOf('HTTP 400: ');
-  const said = at < 0 ? '' : ` (${error.message.slice(at + 'HTTP 400: '.length)})`;
+  const said = error.detail === undefined ? '' : ` (${error.detail})`;
   return new UnsupportedProtocolVersionError(target, MODERN_VERSION, [], {
     cause: error,
     delivery: error.delivery,

@@ -38,14 +38,15 @@ export function startupError(error: unknown, facts: StartupFacts): unknown {
   if (!isMcpError(error) || error.kind === 'config') return error;
   const step = facts.steps.at(-1);
   const again = facts.restarted ? RESTARTED : '';
-  // The write found the pipe broken and the server gone: the exit, said the same way.
-  const exit = [error, error.cause].find(
-    (e): e is AnyMcpError => isMcpError(e) && e.kind === 'closed' && e.message.startsWith(facts.target),
-  );
+  // The server process exited (the write found the pipe broken, or every pending call was told): the
+  // exit, said the same way.
+  const exit = [error, error.cause].find((e): e is AnyMcpError => isMcpError(e) && e.exit !== undefined);
   if (exit !== undefined && step !== undefined) {
     return new McpError('closed', `${exit.message}, before it answered ${step}${again}`, {
       delivery: 'not_sent',
       cause: error,
+      target: facts.target,
+      ...(exit.exit === undefined ? {} : { exit: exit.exit }),
       ...(exit.stderrTail === undefined ? {} : { stderrTail: exit.stderrTail }),
     });
   }
@@ -57,6 +58,7 @@ export function startupError(error: unknown, facts: StartupFacts): unknown {
   if (error.status !== undefined) options.status = error.status;
   if (error.data !== undefined) options.data = error.data;
   const who = facts.pid === undefined ? facts.target : `${facts.target} (pid ${facts.pid})`;
+  if (facts.failure?.exit !== undefined) options.exit = facts.failure.exit;
   if (facts.failure?.kind === 'closed' && step !== undefined) {
     // `node x.mjs (pid 7) exited during startup with code 2, before it answered initialize`
     return new McpError('closed', `${facts.failure.message}, before it answered ${step}${again}`, options);

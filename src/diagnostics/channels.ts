@@ -72,8 +72,8 @@ export interface ConnectionReadyEvent extends ConnectionEvent {
 }
 
 export interface ConnectionErrorEvent extends ConnectionEvent {
-  /** `'connect'`: `connect()` rejects with this error; `'session'`: a ready connection ended by itself. */
-  phase: 'connect' | 'session';
+  /** `'connect'`: `connect()` rejects with this error; `'ready'`: a ready connection ended by itself. */
+  phase: 'connect' | 'ready';
   /** Milliseconds since `connection:open`. */
   durationMs: number;
   error: DiagnosticsError;

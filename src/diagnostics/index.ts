@@ -1,6 +1,7 @@
 /**
- * The diagnostics surface: the names of the `node:diagnostics_channel` channels autos-mcp publishes on
- * and their payload types (re-exported by the main entry). Publishing itself is internal (publish.ts).
+ * `autos-mcp/diagnostics`: the names of the `node:diagnostics_channel` channels autos-mcp publishes on,
+ * their payload types, and `subscribeDiagnostics`. Publishing itself is internal (publish.ts). Read
+ * docs/diagnostics.md.
  */
 export {
   type ConnectionCloseEvent,

@@ -113,7 +113,7 @@ export function connectionIsReady(
   connectionReady.publish(event);
 }
 
-export function connectionFailed(trace: ConnectionTrace, phase: 'connect' | 'session', error: unknown): void {
+export function connectionFailed(trace: ConnectionTrace, phase: 'connect' | 'ready', error: unknown): void {
   if (!connectionError.hasSubscribers) return;
   const event: ConnectionErrorEvent = {
     ...base(trace),

@@ -10,6 +10,7 @@ import {
   isKnownDelivery,
   isKnownKind,
   type McpErrorOptions,
+  type ProcessExit,
 } from './types.js';
 
 /** A redacted summary of an error's `cause`: never the cause object itself, at most 3 levels deep. */
@@ -35,6 +36,9 @@ interface McpErrorDataFields {
   readonly status?: number;
   readonly challenge?: AuthChallenge;
   readonly stderrTail?: string;
+  readonly target?: string;
+  readonly exit?: ProcessExit;
+  readonly detail?: string;
   readonly cause?: ErrorCauseSummary;
 }
 
@@ -124,7 +128,7 @@ export interface ValidErrorData {
   readonly name: string;
   readonly kind: ErrorKind;
   readonly message: string;
-  /** Constructor options: delivery, code, data, status, challenge, stderrTail and the cause summary. */
+  /** Constructor options: delivery, code, data, status, challenge, stderrTail, target, exit, detail and the cause summary. */
   readonly options: McpErrorOptions & { delivery: Delivery };
   /** `RpcError` only. */
   readonly rpcMessage?: string;
@@ -168,7 +172,7 @@ function validate(value: unknown): ValidationResult {
     return bad(`name ${describe(name)} is not an identifier`);
   }
   const options: McpErrorOptions & { delivery: Delivery } = { delivery };
-  const { code, status, stderrTail, challenge } = source;
+  const { code, status, stderrTail, challenge, target, exit, detail } = source;
   if (code !== undefined) {
     if (typeof code !== 'number' || Number.isNaN(code)) return bad(`code is ${describe(code)}, not a number`);
     options.code = code;
@@ -183,6 +187,19 @@ function validate(value: unknown): ValidationResult {
   if (stderrTail !== undefined) {
     if (typeof stderrTail !== 'string') return bad(`stderrTail is ${describe(stderrTail)}, not a string`);
     options.stderrTail = stderrTail;
+  }
+  if (target !== undefined) {
+    if (typeof target !== 'string') return bad(`target is ${describe(target)}, not a string`);
+    options.target = target;
+  }
+  if (detail !== undefined) {
+    if (typeof detail !== 'string') return bad(`detail is ${describe(detail)}, not a string`);
+    options.detail = detail;
+  }
+  if (exit !== undefined) {
+    const parsed = readExit(exit);
+    if (parsed === undefined) return bad('exit is not a ProcessExit');
+    options.exit = parsed;
   }
   if (challenge !== undefined) {
     const parsed = readChallenge(challenge);
@@ -224,6 +241,14 @@ function readChallenge(value: unknown): AuthChallenge | undefined {
     out[key] = field;
   }
   return out;
+}
+
+function readExit(value: unknown): ProcessExit | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { code, signal } = value as Record<string, unknown>;
+  if (code !== null && !Number.isInteger(code)) return undefined;
+  if (signal !== null && typeof signal !== 'string') return undefined;
+  return { code: code as number | null, signal: signal as string | null };
 }
 
 function bad(reason: string): ValidationResult {

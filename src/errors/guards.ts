@@ -4,7 +4,7 @@
  * another bundled copy of the library are recognised.
  */
 import { isErrorObject } from './data.js';
-import type { McpError, RpcError } from './mcp-error.js';
+import type { McpError } from './mcp-error.js';
 import {
   type AuthChallenge,
   type ErrorKind,
@@ -14,21 +14,30 @@ import {
 } from './types.js';
 
 /** Kinds whose errors have fields of their own in `AnyMcpError`. */
-type KindsWithFields = 'rpc' | 'auth_required' | 'forbidden';
+type KindsWithFields = 'rpc' | 'auth_required' | 'forbidden' | 'unsupported_version';
 
 /**
- * An autos-mcp error, discriminated by `kind`, so that narrowing on `kind` gives the fields of that
- * kind without a cast: `if (e.kind === 'rpc') e.code` is a `number`. Every error autos-mcp throws, and
- * every error `McpError.fromJSON` rebuilds, fits it; an `McpError` you build yourself with kind `rpc`
- * must pass `code`. `auth_required` / `forbidden` carry `status` and `challenge` when an HTTP response
- * caused them (an authorizer that failed before sending has neither).
+ * An autos-mcp error, discriminated by `kind`, so that narrowing on `kind` (`isErrorKind(e, 'rpc')`, or
+ * `e.kind === 'rpc'` after `isMcpError(e)`) gives the fields of that kind without a cast or a class:
+ * - `rpc`: `code` is a `number`; `rpcMessage` is the server's own `error.message` (redacted, cut to 4 K
+ *   characters) when the error is the server's answer itself, not a later step's error that wraps it;
+ * - `auth_required` / `forbidden`: `status` and `challenge` when an HTTP response caused them (an
+ *   authorizer that failed before sending has neither);
+ * - `unsupported_version`: `requested` and the versions the server offered (`supported`).
+ * Every error autos-mcp throws, and every error `McpError.fromJSON` rebuilds, fits it; an `McpError` you
+ * build yourself with kind `rpc` must pass `code`.
  */
 export type AnyMcpError =
-  | (McpError & { readonly kind: 'rpc'; readonly code: number })
+  | (McpError & { readonly kind: 'rpc'; readonly code: number; readonly rpcMessage?: string })
   | (McpError & {
       readonly kind: 'auth_required' | 'forbidden';
       readonly status?: number;
       readonly challenge?: AuthChallenge;
+    })
+  | (McpError & {
+      readonly kind: 'unsupported_version';
+      readonly requested?: string;
+      readonly supported?: readonly string[];
     })
   | (McpError & { readonly kind: Exclude<ErrorKind, KindsWithFields> });
 
@@ -56,15 +65,13 @@ export function isMcpError(value: unknown): value is AnyMcpError {
   }
 }
 
-/** True when `value` is an autos-mcp error of the given kind; narrows to that member of `AnyMcpError`. */
+/**
+ * True when `value` is an autos-mcp error of the given kind; narrows to that member of `AnyMcpError`.
+ * The one guard for a kind: `isErrorKind(e, 'rpc')` for a JSON-RPC error answer, with its `code`.
+ */
 export function isErrorKind<K extends ErrorKind>(
   value: unknown,
   kind: K,
 ): value is AnyMcpError & { readonly kind: K } {
   return isMcpError(value) && value.kind === kind;
-}
-
-/** True when the server answered with a JSON-RPC error. */
-export function isRpcError(value: unknown): value is RpcError {
-  return isErrorKind(value, 'rpc');
 }

@@ -14,6 +14,7 @@ import {
   type ErrorKind,
   MCP_ERROR_BRAND,
   type McpErrorOptions,
+  type ProcessExit,
 } from './types.js';
 
 /**
@@ -27,6 +28,7 @@ const CHALLENGE_FIELD_MAX = 8 * 1024;
 const STDERR_TAIL_MAX = 16 * 1024;
 const RPC_MESSAGE_MAX = 4 * 1024;
 const RPC_MESSAGE_QUOTED = 300;
+const DETAIL_MAX = 4 * 1024;
 
 /** Base class of every error autos-mcp throws. */
 export class McpError extends Error {
@@ -45,6 +47,12 @@ export class McpError extends Error {
   readonly challenge?: AuthChallenge;
   /** Bounded, redacted tail of the server's stderr. */
   readonly stderrTail?: string;
+  /** The server the error is about, when the message names it (its display name, never a secret). */
+  readonly target?: string;
+  /** How the local server process ended, when its exit is what the error reports. */
+  readonly exit?: ProcessExit;
+  /** What the server's answer said about the failure (an HTTP error body's words), redacted, one line. */
+  readonly detail?: string;
 
   /** `message` is redacted and cut to 16 K characters (ending with `…` when cut). */
   constructor(kind: ErrorKind, message: string, options: McpErrorOptions = {}) {
@@ -64,6 +72,11 @@ export class McpError extends Error {
     if (options.challenge !== undefined) this.challenge = redactChallenge(options.challenge);
     if (options.stderrTail !== undefined)
       this.stderrTail = redactStable(options.stderrTail, STDERR_TAIL_MAX, 'end');
+    // A display name built never to hold a secret (see `target` in config): kept exactly as given, so a
+    // wrapper compares it with its own target.
+    if (options.target !== undefined) this.target = options.target;
+    if (options.exit !== undefined) this.exit = { code: options.exit.code, signal: options.exit.signal };
+    if (options.detail !== undefined) this.detail = redactStable(options.detail, DETAIL_MAX);
   }
 
   /**
@@ -83,21 +96,24 @@ export class McpError extends Error {
    * cause (never the cause object). `McpError.fromJSON` turns it back into an equal error.
    */
   toJSON(): McpErrorData {
-    const out: Record<string, unknown> = {
+    const cause = summarizeCause(this.cause);
+    const data = {
       name: this.name,
       kind: this.kind,
       delivery: this.delivery,
       message: this.message,
+      ...(this.code === undefined ? {} : { code: this.code }),
+      ...(this.data === undefined ? {} : { data: this.data }),
+      ...(this.status === undefined ? {} : { status: this.status }),
+      ...(this.challenge === undefined ? {} : { challenge: { ...this.challenge } }),
+      ...(this.stderrTail === undefined ? {} : { stderrTail: this.stderrTail }),
+      ...(this.target === undefined ? {} : { target: this.target }),
+      ...(this.exit === undefined ? {} : { exit: { ...this.exit } }),
+      ...(this.detail === undefined ? {} : { detail: this.detail }),
+      ...(cause === undefined ? {} : { cause }),
     };
-    if (this.code !== undefined) out['code'] = this.code;
-    if (this.data !== undefined) out['data'] = this.data;
-    if (this.status !== undefined) out['status'] = this.status;
-    if (this.challenge !== undefined) out['challenge'] = { ...this.challenge };
-    if (this.stderrTail !== undefined) out['stderrTail'] = this.stderrTail;
-    const cause = summarizeCause(this.cause);
-    if (cause !== undefined) out['cause'] = cause;
     // The per-kind fields of McpErrorData (`code` for `rpc`) are the constructors' to guarantee.
-    return out as unknown as McpErrorData;
+    return data as McpErrorData;
   }
 }
 
@@ -131,6 +147,7 @@ export class RpcError extends McpError {
         delivery: 'delivered',
         code,
         data,
+        target,
       },
     );
     this.rpcMessage = redactStable(rpcMessage, RPC_MESSAGE_MAX);
@@ -167,7 +184,7 @@ export class UnsupportedProtocolVersionError extends McpError {
     super(
       'unsupported_version',
       `${target} does not support protocol version ${requested}; ${offers}${advice === undefined ? '' : `. ${advice}`}`,
-      { delivery: 'delivered', ...rest },
+      { delivery: 'delivered', target, ...rest },
     );
     this.requested = requested;
     this.supported = supported;

@@ -55,6 +55,14 @@ export interface AuthChallenge {
   errorDescription?: string;
 }
 
+/** How a local server process ended (`McpError.exit`): its exit code, or the signal that killed it. */
+export interface ProcessExit {
+  /** The exit code, when it exited by itself; null when a signal ended it. */
+  readonly code: number | null;
+  /** The signal that ended it (`SIGKILL`, …), or null. */
+  readonly signal: string | null;
+}
+
 /** The optional fields of `new McpError(kind, message, options)`. */
 export interface McpErrorOptions {
   /** Whether the request left this process; defaults to `not_sent`. */
@@ -71,6 +79,15 @@ export interface McpErrorOptions {
   challenge?: AuthChallenge;
   /** Bounded, redacted tail of the server's stderr, when it helps explain the failure. */
   stderrTail?: string;
+  /**
+   * The server the error is about (its display name: command base name or endpoint, never a secret), when
+   * the message names it: code that wraps the error reads this, never the message, to avoid saying it twice.
+   */
+  target?: string;
+  /** The local server process exited (that is what the error reports): how. */
+  exit?: ProcessExit;
+  /** What the server's answer said about the failure (the words of an HTTP error body), one line. */
+  detail?: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The OAuth config: plain data, checked once when `oauth()` / `createOAuth()` is called. Errors name the
+ * The OAuth config: plain data, checked once when `createOAuth()` is called. Errors name the
  * field and never echo a value (client secrets, private keys and assertions are secrets).
  */
 import { McpError } from '../errors/index.js';

@@ -1,9 +1,11 @@
 /**
  * DPoP (RFC 9449): one key pair per authorization server, kept in the store so every process that shares
- * the store presents the key its tokens are bound to; a proof per request (`htm`, `htu`, `ath`), and the
- * server's nonce remembered per origin (oauth4webapi's handle does both).
+ * the store presents the key its tokens are bound to. Token requests get their proofs from oauth4webapi's
+ * public `DPoP()` handle; the MCP server's requests get theirs here (`htm`, `htu`, `ath`, and the nonce the
+ * server asked for, per origin): a small ES256 JWS on WebCrypto, so nothing relies on the handle's
+ * undeclared methods.
  */
-import type { webcrypto } from 'node:crypto';
+import { randomBytes, type webcrypto } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import type { AuthChallenge } from '../errors/index.js';
 import { McpError } from '../errors/index.js';
@@ -51,7 +53,20 @@ export function bearerOnlyRefusal(url: string, fix: string, challenge: AuthChall
   );
 }
 
-export async function dpopKeyPair(store: CredentialStore, issuer: string): Promise<webcrypto.CryptoKeyPair> {
+/**
+ * The DPoP handle for tokens of `issuer` (oauth4webapi's public `DPoP()`, handed to its token requests),
+ * on the key pair kept in the store. `proofFor` and `rememberNonce` serve the MCP server's requests with
+ * the same key pair.
+ */
+export async function dpopHandle(store: CredentialStore, issuer: string): Promise<oauth.DPoPHandle> {
+  const pair = await dpopKeyPair(store, issuer);
+  // The client argument carries only an optional clock skew; none is configured.
+  const handle = oauth.DPoP({}, pair);
+  resourceProofs.set(handle, new ResourceProofs(pair));
+  return handle;
+}
+
+async function dpopKeyPair(store: CredentialStore, issuer: string): Promise<webcrypto.CryptoKeyPair> {
   const key = keys.dpop(issuer);
   return store.withLock(key, async () => {
     const stored = await store.get(key);
@@ -63,7 +78,7 @@ export async function dpopKeyPair(store: CredentialStore, issuer: string): Promi
         publicKey: await crypto.subtle.importKey('jwk', publicJwk, IMPORT, true, ['verify']),
       };
     }
-    const pair = (await oauth.generateKeyPair(ALGORITHM, { extractable: true })) as webcrypto.CryptoKeyPair;
+    const pair = await crypto.subtle.generateKey(IMPORT, true, ['sign', 'verify']);
     await store.set(
       key,
       asStored({
@@ -75,6 +90,9 @@ export async function dpopKeyPair(store: CredentialStore, issuer: string): Promi
   });
 }
 
+/** The MCP-server side of each handle `dpopHandle` made. */
+const resourceProofs = new WeakMap<oauth.DPoPHandle, ResourceProofs>();
+
 /** A proof for one MCP request (`ath` binds it to the access token). */
 export async function proofFor(
   handle: oauth.DPoPHandle,
@@ -82,21 +100,81 @@ export async function proofFor(
   method: string,
   accessToken: string,
 ): Promise<string> {
-  const headers = new Headers();
-  await (handle as unknown as DPoPInternals).addProof(url, headers, method, accessToken);
-  return headers.get('dpop') ?? '';
+  return proofsOf(handle).proof(url, method, accessToken);
 }
 
 /** Remembers a nonce the resource server sent (`DPoP-Nonce` on a 401 `use_dpop_nonce`). */
 export function rememberNonce(handle: oauth.DPoPHandle, url: URL, nonce: string): void {
-  (handle as unknown as DPoPInternals).cacheNonce(
-    new Response(null, { headers: { 'dpop-nonce': nonce } }),
-    url,
-  );
+  proofsOf(handle).rememberNonce(url, nonce);
 }
 
-/** The handle's per-request methods: public on the class, not in its declared type. */
-interface DPoPInternals {
-  addProof(url: URL, headers: Headers, htm: string, accessToken?: string): Promise<void>;
-  cacheNonce(response: Response, url: URL): void;
+function proofsOf(handle: oauth.DPoPHandle): ResourceProofs {
+  const proofs = resourceProofs.get(handle);
+  if (proofs === undefined) throw new McpError('config', 'DPoP: the handle was not made by dpopHandle()');
+  return proofs;
+}
+
+/** Origins whose nonce is remembered; the oldest is forgotten first (a client talks to a few servers). */
+const MAX_NONCES = 100;
+
+/**
+ * DPoP proofs for the MCP server's requests with one key pair (RFC 9449 §4.2): header `typ: dpop+jwt`,
+ * `alg: ES256` and the public `jwk`; claims `jti`, `htm`, `htu` (the URL without query and fragment),
+ * `iat`, `ath` (base64url SHA-256 of the access token, §4.3) and the server's `nonce` (§9) once it sent one.
+ */
+export class ResourceProofs {
+  readonly #privateKey: webcrypto.CryptoKey;
+  readonly #publicKey: webcrypto.CryptoKey;
+  readonly #now: () => number;
+  readonly #nonces = new Map<string, string>();
+  #header: Promise<string> | undefined;
+
+  /** `now` gives the time in ms (`iat` is in seconds); injectable for tests. */
+  constructor(pair: webcrypto.CryptoKeyPair, now: () => number = Date.now) {
+    this.#privateKey = pair.privateKey;
+    this.#publicKey = pair.publicKey;
+    this.#now = now;
+  }
+
+  /** The `DPoP` header value for `method` on `url`, bound to `accessToken`. */
+  async proof(url: URL, method: string, accessToken: string): Promise<string> {
+    this.#header ??= this.#encodedHeader();
+    const nonce = this.#nonces.get(url.origin);
+    const claims = {
+      iat: Math.floor(this.#now() / 1000),
+      jti: base64url(randomBytes(32)),
+      htm: method,
+      htu: `${url.origin}${url.pathname}`,
+      ...(nonce === undefined ? {} : { nonce }),
+      ath: base64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(accessToken))),
+    };
+    const input = `${await this.#header}.${base64url(JSON.stringify(claims))}`;
+    const signature = await crypto.subtle.sign(
+      { name: 'ECDSA', hash: 'SHA-256' },
+      this.#privateKey,
+      new TextEncoder().encode(input),
+    );
+    // WebCrypto's ECDSA signature is r || s, the JWS form of ES256 (RFC 7518 §3.4).
+    return `${input}.${base64url(signature)}`;
+  }
+
+  /** Remembers the nonce `url`'s server asked for; later proofs to its origin carry it. */
+  rememberNonce(url: URL, nonce: string): void {
+    this.#nonces.delete(url.origin);
+    this.#nonces.set(url.origin, nonce);
+    if (this.#nonces.size > MAX_NONCES) {
+      const oldest = this.#nonces.keys().next().value;
+      if (oldest !== undefined) this.#nonces.delete(oldest);
+    }
+  }
+
+  async #encodedHeader(): Promise<string> {
+    const { kty, crv, x, y } = await crypto.subtle.exportKey('jwk', this.#publicKey);
+    return base64url(JSON.stringify({ alg: ALGORITHM, typ: 'dpop+jwt', jwk: { kty, crv, x, y } }));
+  }
+}
+
+function base64url(value: string | ArrayBuffer | Uint8Array): string {
+  if (typeof value === 'string') return Buffer.from(value, 'utf8').toString('base64url');
+  return Buffer.from(value instanceof ArrayBuffer ? new Uint8Array(value) : value).toString('base64url');
 }

@@ -1,6 +1,6 @@
 /**
  * autos-mcp/oauth: OAuth for MCP servers over HTTP, handed to the client as `connect(config, { auth })`.
- * Neither constructor touches the network; a login happens only when you call `login()`.
+ * `createOAuth()` touches no network; a login happens only when you call `login()`.
  * Read docs/oauth.md.
  */
 
@@ -10,14 +10,10 @@ import { OAuth } from './oauth.js';
 import type { OAuthOptions } from './options.js';
 import { keys } from './records.js';
 
-/** A neutral OAuth authorizer: no client identity of its own (give `clientId`, a `clientMetadataUrl`, or `dcr: true`). */
-export function oauth(config: OAuthConfig, storeOrOptions?: string | OAuthOptions): OAuth {
-  return new OAuth(config, options(storeOrOptions), undefined);
-}
-
 /**
- * An OAuth authorizer with autos-mcp's own identity: without `clientId` or `clientMetadataUrl`, it offers
- * autos-mcp's Client ID Metadata Document where the authorization server supports them.
+ * The OAuth authorizer (the one way to make one). Without `clientId` or `clientMetadataUrl`, it offers
+ * autos-mcp's own Client ID Metadata Document where the authorization server supports them;
+ * `clientMetadataUrl: false` makes it neutral (no client identity of its own: give `clientId` or `dcr: true`).
  */
 export function createOAuth(config: OAuthConfig, storeOrOptions?: string | OAuthOptions): OAuth {
   return new OAuth(config, options(storeOrOptions), DEFAULT_CLIENT_METADATA_URL);
@@ -42,6 +38,6 @@ export {
   type OAuthGrant,
 } from './config.js';
 export type { DevicePrompt } from './login/device.js';
-export { OAuth } from './oauth.js';
+export type { OAuth } from './oauth.js';
 export type { LoginOptions, LoginPrompt, OAuthOptions } from './options.js';
 export type { LoginResult, OAuthStatus } from './status.js';

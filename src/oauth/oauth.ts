@@ -6,7 +6,7 @@
  * The types callers see are `options.ts` and `status.ts`; the user logins are `login/user-login.ts`, the
  * refresh `refresh.ts`, the non-interactive grants `grants.ts`, the endpoint's binding `binding.ts`.
  */
-import * as oauth from 'oauth4webapi';
+import type * as oauth from 'oauth4webapi';
 import type { AuthChallenge } from '../errors/index.js';
 import { keyringStore, memoryStore } from '../store/index.js';
 import type { CredentialStore } from '../store/types.js';
@@ -19,7 +19,7 @@ import type {
 import { adoptToken, bindingOf, boundToken, removeLogin, sent } from './binding.js';
 import { type CheckedConfig, checkConfig, type OAuthConfig } from './config.js';
 import { discoverAuthorizationServer, discoverServer, type ProtectingServer } from './discovery.js';
-import { bearerOnly, bearerOnlyRefusal, dpopKeyPair, dpopWanted, proofFor, rememberNonce } from './dpop.js';
+import { bearerOnly, bearerOnlyRefusal, dpopHandle, dpopWanted, proofFor, rememberNonce } from './dpop.js';
 import { grantResponse } from './grants.js';
 import { OAuthHttp, shown } from './http.js';
 import { type ClientContext, forgetRegistrations } from './known-client.js';
@@ -52,7 +52,7 @@ export class OAuth implements Authorizer {
   readonly #servers = new Map<string, Promise<oauth.AuthorizationServer>>();
   readonly #dpop = new Map<string, Promise<oauth.DPoPHandle>>();
 
-  /** @internal Use `oauth()` or `createOAuth()`. */
+  /** @internal Use `createOAuth()`. */
   constructor(config: OAuthConfig, options: OAuthOptions, defaultMetadataUrl: string | undefined) {
     this.#config = checkConfig(config);
     this.#options = options;
@@ -116,11 +116,7 @@ export class OAuth implements Authorizer {
         refusal.dpopNonce !== undefined &&
         current?.tokenType === 'dpop'
       ) {
-        rememberNonce(
-          await this.#dpopHandle(current.issuer, current.clientId),
-          refusal.url,
-          refusal.dpopNonce,
-        );
+        rememberNonce(await this.#dpopHandle(current.issuer), refusal.url, refusal.dpopNonce);
         return true;
       }
       // A DPoP-bound token (dpop: true) at a server that takes Bearer tokens only: no refresh or login
@@ -230,7 +226,7 @@ export class OAuth implements Authorizer {
 
   async #present(token: StoredToken, request: AuthorizationRequest): Promise<AuthorizationValue> {
     if (token.tokenType !== 'dpop') return `Bearer ${token.accessToken}`;
-    const handle = await this.#dpopHandle(token.issuer, token.clientId);
+    const handle = await this.#dpopHandle(token.issuer);
     const proof = await proofFor(handle, request.url, request.method, token.accessToken);
     return { authorization: `DPoP ${token.accessToken}`, headers: { dpop: proof } };
   }
@@ -377,7 +373,7 @@ export class OAuth implements Authorizer {
     client: StoredClient,
     useDpop: boolean,
   ): Promise<TokenEndpoint> {
-    const dpop = useDpop ? () => this.#dpopHandle(as.issuer, client.clientId) : undefined;
+    const dpop = useDpop ? () => this.#dpopHandle(as.issuer) : undefined;
     return tokenEndpoint(this.#config, this.#http, as, resource, client, dpop);
   }
 
@@ -385,11 +381,7 @@ export class OAuth implements Authorizer {
     return dpopWanted(server.as, this.#config.dpop, server.takesDpop);
   }
 
-  #dpopHandle(issuer: string, clientId: string): Promise<oauth.DPoPHandle> {
-    return cached(this.#dpop, issuer, () =>
-      dpopKeyPair(this.#store, issuer).then((pair) =>
-        oauth.DPoP({ client_id: clientId } as oauth.Client, pair),
-      ),
-    );
+  #dpopHandle(issuer: string): Promise<oauth.DPoPHandle> {
+    return cached(this.#dpop, issuer, () => dpopHandle(this.#store, issuer));
   }
 }

@@ -5,8 +5,9 @@
  * `close()` ends it. A failed connect leaves nothing behind and the next call tries again; a connection
  * that broke is not reconnected behind your back.
  */
-import type { CallOptions, CallToolOptions } from '../client/call-options.js';
-import type { Client, CloseReport, ListToolsOptions } from '../client/client.js';
+import type { CallOptions, CallToolOptions, ListToolsOptions } from '../client/call-options.js';
+import type { Client, CloseReport } from '../client/client.js';
+import type { McpClient } from '../client/mcp-client.js';
 import type { ConnectOptions } from '../client/options.js';
 import type { CallToolResult, LegacyVersion, Tool, ToolCallOutcome, ToolList } from '../client/types.js';
 import { mergeConfig, type ServerConfig } from '../config/index.js';
@@ -27,7 +28,7 @@ export interface SessionOptions extends ConnectOptions {
  * A lazy handle on one server. `Outcome` is what `callTool` resolves to: `CallToolResult` when the config
  * can only mean 2025-11-25 and no local override can change it, else `ToolCallOutcome`.
  */
-export class Session<Outcome extends ToolCallOutcome = ToolCallOutcome> {
+export class Session<Outcome extends ToolCallOutcome = ToolCallOutcome> implements McpClient<Outcome> {
   readonly #source: ServerConfig | ConfigResolver;
   readonly #configName: string | undefined;
   readonly #options: SessionOptions;
@@ -75,7 +76,11 @@ export class Session<Outcome extends ToolCallOutcome = ToolCallOutcome> {
     return (await this.client()).callTool(name, args, options);
   }
 
-  async request(method: string, params?: Record<string, unknown>, options?: CallOptions): Promise<unknown> {
+  async request(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<Record<string, unknown>> {
     return (await this.client()).request(method, params, options);
   }
 

@@ -72,7 +72,7 @@ export interface SendOptions {
 }
 
 /** What the client agreed with the server, told to the connection once the handshake is over. */
-export interface NegotiatedSession {
+export interface NegotiatedTerms {
   /** The protocol version in use, for messages that carry no per-message headers (HTTP GET, DELETE). */
   readonly protocolVersion: string;
   /** Open the server stream (only when `traits.serverStream`): the client can answer server requests. */
@@ -145,7 +145,7 @@ export interface Connection {
   start(events: ConnectionEvents): Promise<void>;
   send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
   /** The handshake is over; called once, before any call of the user's. */
-  negotiated(session: NegotiatedSession): void;
+  negotiated(terms: NegotiatedTerms): void;
   /**
    * One sentence on what the connection tolerated that may explain a failure (e.g. stdout lines skipped),
    * added to the messages of calls that time out or fail with the connection; undefined when there is none.

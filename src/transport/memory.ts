@@ -10,7 +10,7 @@ import type {
   ConnectionCloseReport,
   ConnectionEvents,
   ConnectionTraits,
-  NegotiatedSession,
+  NegotiatedTerms,
   SendOptions,
 } from './connection.js';
 
@@ -30,7 +30,7 @@ export interface MemoryServerEnd {
   /** Ends the connection from the server's side: the client sees `closed` with this reason. */
   end(reason?: string): void;
   /** What the client said it negotiated, once it did. */
-  readonly negotiated: NegotiatedSession | undefined;
+  readonly negotiated: NegotiatedTerms | undefined;
   /** True once the client closed its end. */
   readonly closedByClient: boolean;
 }
@@ -64,7 +64,7 @@ export function createMemoryPair(options: MemoryPairOptions = {}): MemoryPair {
   const early: unknown[] = [];
   let ended = false;
   let closedByClient = false;
-  let negotiated: NegotiatedSession | undefined;
+  let negotiated: NegotiatedTerms | undefined;
 
   const client: Connection = {
     kind: 'memory',
@@ -90,8 +90,8 @@ export function createMemoryPair(options: MemoryPairOptions = {}): MemoryPair {
       });
       return Promise.resolve();
     },
-    negotiated(session: NegotiatedSession): void {
-      negotiated = session;
+    negotiated(terms: NegotiatedTerms): void {
+      negotiated = terms;
     },
     async close(): Promise<ConnectionCloseReport> {
       closedByClient = true;
@@ -118,7 +118,7 @@ export function createMemoryPair(options: MemoryPairOptions = {}): MemoryPair {
       ended = true;
       queueMicrotask(() => {
         if (!closedByClient)
-          events?.closed(new McpError('closed', `${target}: ${reason}`, { delivery: 'unknown' }));
+          events?.closed(new McpError('closed', `${target}: ${reason}`, { delivery: 'unknown', target }));
       });
     },
     get negotiated() {

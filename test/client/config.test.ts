@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { inspect } from 'node:util';
+import { normalizeConfig } from '../../src/config/index.js';
 import {
-  callTool,
+  callToolOnce,
   connect,
   isErrorKind,
   isMcpError,
-  normalizeConfig,
   type ServerConfig,
   withClient,
 } from '../../src/index.js';
@@ -268,7 +268,7 @@ test('connect, callTool and withClient reject a bad config as config / not_sent,
     let ran = false;
     const attempts = [
       connect(config as ServerConfig),
-      callTool(config as ServerConfig, 'echo'),
+      callToolOnce(config as ServerConfig, 'echo'),
       withClient(config as ServerConfig, () => {
         ran = true;
       }),

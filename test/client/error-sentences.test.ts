@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
-import { type AnyMcpError, callTool, connect, isMcpError, normalizeConfig } from '../../src/index.js';
+import { normalizeConfig } from '../../src/config/index.js';
+import { type AnyMcpError, callToolOnce, connect, isMcpError } from '../../src/index.js';
 import { listenLocal, readBody } from '../helpers/http-server.js';
 import { fixture } from './helpers.js';
 
@@ -126,7 +127,7 @@ describe('one delivery note, describing the operation asked for', () => {
   });
 
   test('a refused connection: the one-shot call is not_sent and no note is inside the message', async () => {
-    const error = await failure(callTool({ url: 'http://127.0.0.1:1/mcp?key=query-secret-123' }, 'echo'));
+    const error = await failure(callToolOnce({ url: 'http://127.0.0.1:1/mcp?key=query-secret-123' }, 'echo'));
     assert.equal(error.kind, 'transport');
     assert.equal(error.delivery, 'not_sent');
     assert.equal(
@@ -251,6 +252,9 @@ describe("an HTTP error quotes the server's own message", () => {
         assert.equal(error.kind, status === 401 ? 'auth_required' : 'forbidden');
         assert.equal(error.status, status);
         assert.ok(error.message.endsWith(expected), error.message);
+        // What the body said is a field as well as words: code reads `detail`, never the message.
+        if (/\): |forbidden: /.test(expected)) assert.ok(error.message.endsWith(`: ${error.detail}`));
+        else assert.equal(error.detail, undefined);
       } finally {
         await client.close();
       }
@@ -271,6 +275,7 @@ describe("an HTTP error quotes the server's own message", () => {
         quoted.slice(0, 80),
       );
       assert.ok(quoted.length <= 301 && quoted.endsWith('…'), `${quoted.length}`);
+      assert.equal(error.detail, quoted, "the quoted words are the error's detail");
     } finally {
       await client.close();
     }
@@ -305,7 +310,7 @@ describe('the method that failed is named', () => {
       if (method === 'tools/list') result(id, res, TOOLS);
       else res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"call exploded"}');
     });
-    const error = await failure(callTool({ url, protocolVersion: '2026-07-28' }, 'echo'));
+    const error = await failure(callToolOnce({ url, protocolVersion: '2026-07-28' }, 'echo'));
     assert.match(
       error.message,
       /^POST tools\/call to http:\/\/127\.0\.0\.1:\d+\/mcp: HTTP 500: call exploded$/,
@@ -317,7 +322,7 @@ describe('the method that failed is named', () => {
     const url = await endpoint((_method, _id, res) => {
       res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"list exploded"}');
     });
-    const error = await failure(callTool({ url, protocolVersion: '2026-07-28' }, 'echo'));
+    const error = await failure(callToolOnce({ url, protocolVersion: '2026-07-28' }, 'echo'));
     assert.equal(error.delivery, 'not_sent');
     assert.match(
       error.message,

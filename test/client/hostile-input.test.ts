@@ -10,7 +10,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { callTool, clearEraCache, connect, isMcpError } from '../../src/index.js';
+import { clearEraCache } from '../../src/client/lifecycle.js';
+import { callToolOnce, connect, isMcpError } from '../../src/index.js';
 import { scriptedPair, startedEngine } from '../helpers/memory-server.js';
 import { waitFor } from '../helpers/wait.js';
 import { json, type Recorded, result, serversClosedAfter } from '../transport/http/test-server.js';
@@ -159,7 +160,7 @@ describe('connect options are checked before anything starts', () => {
 
 describe('a call that never left says not_sent', () => {
   it('one-shot callTool whose initialize times out', async () => {
-    const error = await callTool(
+    const error = await callToolOnce(
       fixture('slow-start.mjs', ['5000']),
       'echo',
       { text: 'x' },

@@ -8,7 +8,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type CallToolResult, clearEraCache, isMcpError, withClient } from '../../src/index.js';
+import { clearEraCache } from '../../src/client/lifecycle.js';
+import { type CallToolResult, isMcpError, withClient } from '../../src/index.js';
 import { listenLocal, readBody } from '../helpers/http-server.js';
 import { waitFor } from '../helpers/wait.js';
 import { ROOT, textOf } from './helpers.js';

@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type CallToolResult, clearEraCache, type Progress, withClient } from '../../src/index.js';
+import { clearEraCache } from '../../src/client/lifecycle.js';
+import { type CallToolResult, type Progress, withClient } from '../../src/index.js';
 import { textOf } from './helpers.js';
 import { type RunningServer, startDemoHttp } from './http-servers.js';
 

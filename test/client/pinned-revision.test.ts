@@ -9,13 +9,8 @@ import assert from 'node:assert/strict';
 import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import {
-  type CallToolResult,
-  isMcpError,
-  type ServerConfig,
-  UnsupportedProtocolVersionError,
-  withClient,
-} from '../../src/index.js';
+import { UnsupportedProtocolVersionError } from '../../src/errors/index.js';
+import { type CallToolResult, isMcpError, type ServerConfig, withClient } from '../../src/index.js';
 import { ROOT, textOf } from './helpers.js';
 import { type RunningServer, startServer } from './http-servers.js';
 

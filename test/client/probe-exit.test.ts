@@ -11,10 +11,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, beforeEach, describe, test } from 'node:test';
+import { clearEraCache } from '../../src/client/lifecycle.js';
 import {
   type CallToolResult,
-  callTool,
-  clearEraCache,
+  callToolOnce,
   connect,
   isMcpError,
   type StdioServerConfig,
@@ -111,7 +111,7 @@ describe('auto with a server that exits on the server/discover probe (rmcp)', ()
 
   test('the one-shot callTool sends the call exactly once', async () => {
     const { config, log } = server();
-    const result = (await callTool(config, 'echo', { text: 'once' })) as CallToolResult;
+    const result = (await callToolOnce(config, 'echo', { text: 'once' })) as CallToolResult;
     assert.equal(textOf(result), 'once');
     assert.equal(log().filter((line) => line === 'tools/call').length, 1, log().join(', '));
     assert.deepEqual(starts(log()), [['server/discover'], ['initialize', 'tools/call']]);

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { clearEraCache } from '../../src/client/lifecycle.js';
 import {
   type CallToolResult,
-  clearEraCache,
   connect,
   isInputRequired,
   type Progress,

@@ -8,7 +8,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { type AnyMcpError, callTool, connect, isMcpError, normalizeConfig } from '../../src/index.js';
+import { normalizeConfig } from '../../src/config/index.js';
+import { type AnyMcpError, callToolOnce, connect, isMcpError } from '../../src/index.js';
 import { FIXTURES, fixture } from './helpers.js';
 
 const posix = process.platform !== 'win32';
@@ -71,7 +72,7 @@ describe('a server that exits before answering initialize', () => {
   });
 
   test('the one-shot callTool names the call, once, and the startup failure', async () => {
-    const error = await failure(callTool(fixture('exit-at-start.mjs'), 'echo'));
+    const error = await failure(callToolOnce(fixture('exit-at-start.mjs'), 'echo'));
     assert.equal(error.delivery, 'not_sent');
     assert.match(
       error.message,

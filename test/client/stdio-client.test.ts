@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { callTool, connect, isMcpError, McpError, withClient } from '../../src/index.js';
+import { callToolOnce, connect, isMcpError, McpError, withClient } from '../../src/index.js';
 import { alive } from '../helpers/proc.js';
 import { signal } from '../helpers/wait.js';
 import { fixture, textOf } from './helpers.js';
@@ -30,8 +30,8 @@ describe('2025-11-25 lifecycle over stdio', () => {
     }
   });
 
-  test('callTool() one-shot returns the result and leaves no process', async () => {
-    const result = await callTool(fixture('echo-server.mjs'), 'echo', { text: 'once' });
+  test('callToolOnce() one-shot returns the result and leaves no process', async () => {
+    const result = await callToolOnce(fixture('echo-server.mjs'), 'echo', { text: 'once' });
     assert.equal(textOf(result), 'once');
   });
 
@@ -185,7 +185,7 @@ describe('hostile and broken servers', () => {
   });
 
   test('a slow start is waited for', async () => {
-    const result = await callTool(fixture('slow-start.mjs'), 'echo', { text: 'late riser' });
+    const result = await callToolOnce(fixture('slow-start.mjs'), 'echo', { text: 'late riser' });
     assert.equal(textOf(result), 'late riser');
   });
 
@@ -206,7 +206,7 @@ describe('hostile and broken servers', () => {
   test('a secret in the parent environment does not reach the server; config env does', async () => {
     process.env['AUTOS_TEST_PARENT_SECRET'] = 'parent-secret-value';
     try {
-      const result = await callTool(fixture('print-env.mjs', [], { env: { GIVEN: 'yes' } }), 'env');
+      const result = await callToolOnce(fixture('print-env.mjs', [], { env: { GIVEN: 'yes' } }), 'env');
       const text = textOf(result);
       assert.doesNotMatch(text, /parent-secret-value/);
       assert.match(text, /GIVEN/);

@@ -12,14 +12,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { globMatch } from '../../src/client/tool-filter.js';
-import {
-  callTool,
-  connect,
-  isMcpError,
-  normalizeConfig,
-  type StdioServerConfig,
-  withClient,
-} from '../../src/index.js';
+import { normalizeConfig } from '../../src/config/index.js';
+import { callToolOnce, connect, isMcpError, type StdioServerConfig, withClient } from '../../src/index.js';
 import { scriptedPair } from '../helpers/memory-server.js';
 import { fixture } from './helpers.js';
 
@@ -205,13 +199,13 @@ for (const protocolVersion of ['2025-11-25', '2026-07-28'] as const) {
 
     test('one-shot callTool refuses a filtered tool before the server is started', async () => {
       const config = drifting({ protocolVersion, tools: { allow: ['echo'] } });
-      const error = await callTool(config, 'delete_file', {}).catch((e: unknown) => e);
+      const error = await callToolOnce(config, 'delete_file', {}).catch((e: unknown) => e);
       assert.ok(isMcpError(error), 'an McpError');
       assert.equal(error.kind, 'invalid_tool');
       assert.equal(error.delivery, 'not_sent');
       assert.match(error.message, /delete_file .* was not called: not in tools.allow/);
       assert.deepEqual(seen(), [], 'the server never started (it logs every request, initialize first)');
-      const result = await callTool(config, 'echo', { text: 'x' });
+      const result = await callToolOnce(config, 'echo', { text: 'x' });
       assert.equal(result.isError, undefined);
       assert.ok(seen().includes('tools/call echo'));
     });

@@ -16,12 +16,12 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { formatToolList } from '../../src/cli/tool-help.js';
 import { canonicalJson, MAX_DIGEST_DEPTH } from '../../src/client/tool-digest.js';
+import { normalizeConfig } from '../../src/config/index.js';
 import {
   type AnyMcpError,
-  callTool,
+  callToolOnce,
   connect,
   isMcpError,
-  normalizeConfig,
   type StdioServerConfig,
   type Tool,
   type ToolDigest,
@@ -263,7 +263,7 @@ for (const protocolVersion of ['2025-11-25', '2026-07-28'] as const) {
     test('the same definitions give the same digests in a second run; a pinned call goes through', async () => {
       const pin = await pinnedEcho(protocolVersion);
       assert.deepEqual(await pinnedEcho(protocolVersion), pin);
-      const result = await callTool(drifting({}, { protocolVersion, pin: { echo: pin } }), 'echo', {
+      const result = await callToolOnce(drifting({}, { protocolVersion, pin: { echo: pin } }), 'echo', {
         text: 'ok',
       });
       assert.equal(result.isError, undefined);
@@ -278,7 +278,7 @@ for (const protocolVersion of ['2025-11-25', '2026-07-28'] as const) {
       );
       const before = seen().length;
       // One shot: it connects and lists (it must, to check), but nothing of the call leaves.
-      assertChanged(await rejection(callTool(config, 'echo', { text: 'x' })), 'echo', ['description']);
+      assertChanged(await rejection(callToolOnce(config, 'echo', { text: 'x' })), 'echo', ['description']);
       assert.deepEqual(
         seen()
           .slice(before)
@@ -312,7 +312,7 @@ for (const protocolVersion of ['2025-11-25', '2026-07-28'] as const) {
         { DRIFT_ECHO_DESCRIPTION: 'other', DRIFT_ECHO_TITLE: 'Echo' },
         { protocolVersion, pin: { echo: pin } },
       );
-      assertChanged(await rejection(callTool(config, 'echo')), 'echo', ['title', 'description']);
+      assertChanged(await rejection(callToolOnce(config, 'echo')), 'echo', ['title', 'description']);
     });
 
     test('a pin by whole digest only: refused, saying which parts is not known', async () => {
@@ -321,7 +321,7 @@ for (const protocolVersion of ['2025-11-25', '2026-07-28'] as const) {
         { DRIFT_ECHO_DESCRIPTION: 'other' },
         { protocolVersion, pin: { echo: pin.digest } },
       );
-      const error = await rejection(callTool(config, 'echo'));
+      const error = await rejection(callToolOnce(config, 'echo'));
       assert.equal(error.kind, 'tool_changed');
       assert.deepEqual(error.data, { tool: 'echo', changed: [], missing: false });
       assert.match(error.message, /pinned by its whole digest, so which parts is not known/);

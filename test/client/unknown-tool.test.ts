@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { isMcpError, isRpcError, type StdioServerConfig, withClient } from '../../src/index.js';
+import { isErrorKind, isMcpError, type StdioServerConfig, withClient } from '../../src/index.js';
 import { demoServer, ROOT } from './helpers.js';
 
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -49,7 +49,7 @@ describe('an unknown tool, the server refusing it with -32602', () => {
   test('official SDK v2 demo server: the rpc error names its four tools, the closest first', async () => {
     await withClient(demoServer(), async (client) => {
       const error = await rejection(client.callTool('ech', {}));
-      assert.ok(isRpcError(error));
+      assert.ok(isErrorKind(error, 'rpc'));
       assert.equal(error.code, -32602);
       assert.equal(error.rpcMessage, 'Tool ech not found', "the server's own words stay as they were");
       assert.ok(
@@ -80,7 +80,7 @@ describe('an unknown tool, the server refusing it with -32602', () => {
   test('a -32602 for a listed tool (bad arguments) is left as it was, and the list is asked for once', async () => {
     await withClient(counted(3), async (client) => {
       const error = await rejection(client.callTool('tool_0', {}));
-      assert.ok(isRpcError(error));
+      assert.ok(isErrorKind(error, 'rpc'));
       assert.match(error.message, /: x is required$/);
       // The list fetched after that refusal is current: an unknown name next needs no second one.
       const unknown = await rejection(client.callTool('nope', {}));

@@ -18,9 +18,10 @@ import {
   fieldRule,
   mergeConfig,
   normalizeBaseConfig,
+  normalizeConfig,
   secretValues,
 } from '../../src/config/index.js';
-import { connect, isMcpError, normalizeConfig, type ServerConfig } from '../../src/index.js';
+import { connect, isMcpError, type ServerConfig } from '../../src/index.js';
 import { openSettings, type Settings } from '../../src/settings/index.js';
 import { open } from '../../src/worker/index.js';
 

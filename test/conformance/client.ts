@@ -16,7 +16,7 @@ import {
   isMcpError,
   type ProtocolVersion,
 } from '../../src/index.js';
-import { type OAuth, type OAuthConfig, oauth } from '../../src/oauth/index.js';
+import { createOAuth, type OAuth, type OAuthConfig } from '../../src/oauth/index.js';
 
 /**
  * Printed as the last stdout line, `<marker> <exit code>`, from the `exit` event: a client that hangs after
@@ -224,7 +224,10 @@ async function runAuth(
   version: ProtocolVersion,
   context: Record<string, unknown>,
 ) {
-  const auth = oauth(authConfig(name, url, context), { openUrl: followRedirect });
+  const auth = createOAuth(
+    { clientMetadataUrl: false, ...authConfig(name, url, context) },
+    { openUrl: followRedirect },
+  );
   const client = await withLogin(auth, () => connect({ url, protocolVersion: version }, { auth }));
   try {
     const tools = await withLogin(auth, () => client.listTools());

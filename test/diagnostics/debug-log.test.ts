@@ -83,10 +83,11 @@ describe('the debug log switch', () => {
   test('off: the library subscribes to nothing and never loads the logger; on: it does, and writes lines', () => {
     const script = `
       import * as dc from 'node:diagnostics_channel';
-      const { callTool, diagnosticsChannels } = await import(${JSON.stringify(path.join(ROOT, 'src/index.ts'))});
+      const { callToolOnce } = await import(${JSON.stringify(path.join(ROOT, 'src/index.ts'))});
+      const { diagnosticsChannels } = await import(${JSON.stringify(path.join(ROOT, 'src/diagnostics/index.ts'))});
       const { debugLogState } = await import(${JSON.stringify(path.join(ROOT, 'src/diagnostics/publish.ts'))});
       const { demoServerCommand } = await import(${JSON.stringify(path.join(ROOT, 'src/cli/demo-server.ts'))});
-      await callTool(demoServerCommand(), 'echo', { text: 'x' });
+      await callToolOnce(demoServerCommand(), 'echo', { text: 'x' });
       const subscribed = Object.values(diagnosticsChannels).filter((n) => dc.channel(n).hasSubscribers);
       console.log(JSON.stringify({ state: debugLogState(), subscribed: subscribed.length }));
     `;

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { demoServerCommand } from '../../src/cli/demo-server.js';
-import { callTool, connect, diagnosticsChannels, isMcpError, withClient } from '../../src/index.js';
+import { diagnosticsChannels } from '../../src/diagnostics/index.js';
+import { callToolOnce, connect, isMcpError, withClient } from '../../src/index.js';
 import { type RunningServer, startDemoHttp } from '../client/http-servers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -178,7 +179,7 @@ describe('diagnostics events of a stdio connection', () => {
     assert.equal(only(seen, diagnosticsChannels.connectionReady).length, 0);
   });
 
-  test('a ready connection whose server exits mid-call: connection:error with phase session', async () => {
+  test('a ready connection whose server exits mid-call: connection:error with phase ready', async () => {
     const seen = await recording(() =>
       withClient(
         { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/crash-mid-call.mjs')] },
@@ -186,7 +187,7 @@ describe('diagnostics events of a stdio connection', () => {
       ),
     );
     const error = one(seen, diagnosticsChannels.connectionError).snapshot;
-    assert.equal(error['phase'], 'session');
+    assert.equal(error['phase'], 'ready');
     assert.equal((error['error'] as Record<string, unknown>)['kind'], 'closed');
     const failed = one(seen, diagnosticsChannels.requestError, (s) => s.snapshot['method'] === 'tools/call');
     assert.equal((failed.snapshot['error'] as Record<string, unknown>)['delivery'], 'unknown');
@@ -197,7 +198,7 @@ describe('diagnostics events of a stdio connection', () => {
     const listener = (message: unknown) => ends.push(message);
     dc.subscribe(diagnosticsChannels.requestEnd, listener);
     try {
-      await callTool(demoServerCommand(), 'echo', { text: 'x' });
+      await callToolOnce(demoServerCommand(), 'echo', { text: 'x' });
     } finally {
       dc.unsubscribe(diagnosticsChannels.requestEnd, listener);
     }
@@ -213,7 +214,7 @@ describe('diagnostics events of a stdio connection', () => {
       dc.subscribe(name, listener);
       dc.unsubscribe(name, listener);
     }
-    await callTool(demoServerCommand(), 'echo', { text: 'x' });
+    await callToolOnce(demoServerCommand(), 'echo', { text: 'x' });
     assert.equal(count, 0);
     for (const name of Object.values(diagnosticsChannels))
       assert.equal(dc.channel(name).hasSubscribers, false, `${name} has a subscriber of the library's own`);

@@ -45,6 +45,8 @@ const ENTRIES = [
   'src/servers/index.ts',
   'src/agents/index.ts',
   'src/agents/ai/index.ts',
+  'src/transport/index.ts',
+  'src/diagnostics/index.ts',
 ];
 
 interface Page {

@@ -18,7 +18,6 @@ import {
   errorFromData,
   isErrorKind,
   isMcpError,
-  isRpcError,
   McpError,
   type McpErrorData,
   type McpErrorOptions,
@@ -52,12 +51,17 @@ const CHALLENGE = {
 const OPTIONS: Record<ErrorKind, McpErrorOptions> = {
   config: {},
   spawn: { stderrTail: `boom\nAPI_KEY=${SECRET}\n` },
-  transport: { delivery: 'unknown', status: 502 },
+  transport: { delivery: 'unknown', status: 502, target: 'https://h/mcp', detail: 'bad gateway' },
   protocol: { delivery: 'delivered', code: -32700, data: { line: 3 }, stderrTail: 'garbage on stdout' },
   rpc: { delivery: 'delivered', code: -32602, data: { field: 'x', list: [1, null, 'two'] } },
   timeout: { delivery: 'unknown', stderrTail: 'still working…' },
   cancelled: { delivery: 'unknown' },
-  closed: { delivery: 'unknown', stderrTail: 'exited with code 1' },
+  closed: {
+    delivery: 'unknown',
+    stderrTail: 'exited with code 1',
+    target: 'node srv.mjs',
+    exit: { code: 1, signal: null },
+  },
   too_large: { delivery: 'delivered', data: { limit: 1024 } },
   unsupported_version: { delivery: 'delivered', code: -32022, data: { supported: ['2025-11-25'] } },
   busy: {},
@@ -106,6 +110,9 @@ const FIELDS = [
   'status',
   'challenge',
   'stderrTail',
+  'target',
+  'exit',
+  'detail',
   'rpcMessage',
   'requested',
   'supported',
@@ -317,7 +324,7 @@ describe('round trip', () => {
         const e = m.McpError.fromJSON(data);
         parentPort.postMessage({
           isMcpError: m.isMcpError(e),
-          isRpcError: m.isRpcError(e),
+          isRpcError: m.isErrorKind(e, 'rpc'),
           className: e.constructor.name,
           instanceOfClass: e instanceof m[data.name === 'McpError' ? 'McpError' : data.name],
           json: e.toJSON(),
@@ -438,6 +445,14 @@ describe('malformed data', () => {
     ['a code that is a string', { ...base, code: '1' }, /code is "1", not a number/],
     ['a fractional status', { ...base, status: 401.5 }, /status is number, not an integer/],
     ['a stderrTail that is an object', { ...base, stderrTail: {} }, /stderrTail is an object/],
+    ['a target that is a number', { ...base, target: 7 }, /target is number, not a string/],
+    ['a detail that is an object', { ...base, detail: {} }, /detail is an object, not a string/],
+    [
+      'an exit with a string code',
+      { ...base, exit: { code: '1', signal: null } },
+      /exit is not a ProcessExit/,
+    ],
+    ['an exit without signal', { ...base, exit: { code: 1 } }, /exit is not a ProcessExit/],
     [
       'a challenge without scheme',
       { ...base, challenge: { scope: 'x' } },
@@ -515,7 +530,6 @@ describe('brand and guards', () => {
     assert.equal(theirs instanceof McpError, false, 'want a class of the other copy');
     assert.ok(isMcpError(theirs));
     assert.ok(isErrorKind(theirs, 'rpc'));
-    assert.ok(isRpcError(theirs));
     assert.ok(copy.isMcpError(new McpError('busy', 'x')));
     const ours = McpError.fromJSON(theirs);
     assert.ok(ours instanceof RpcError);
@@ -620,11 +634,13 @@ describe('existing behaviour', () => {
     assert.equal(rpc.kind, 'rpc');
     assert.equal(rpc.delivery, 'delivered');
     assert.equal(rpc.message, 'tools/call on srv: server returned JSON-RPC error -32601: Method not found');
-    assert.ok(isRpcError(rpc) && isErrorKind(rpc, 'rpc'));
+    assert.ok(isErrorKind(rpc, 'rpc'));
+    assert.equal(rpc.target, 'srv', 'the target is a field, not only words');
     const version = new UnsupportedProtocolVersionError('srv', '2026-07-28', [], { delivery: 'unknown' });
     assert.equal(version.kind, 'unsupported_version');
     assert.equal(version.delivery, 'unknown');
     assert.equal(version.message, 'srv does not support protocol version 2026-07-28; it offers none');
-    assert.equal(isRpcError(version), false);
+    assert.equal(isErrorKind(version, 'rpc'), false);
+    assert.equal(version.target, 'srv');
   });
 });

@@ -5,13 +5,13 @@
  */
 
 import { Engine } from '../../src/client/engine.js';
+import type { JsonRpcMessage } from '../../src/protocol/jsonrpc.js';
 import {
   type ConnectionTraits,
   createMemoryPair,
   type MemoryDelivery,
   type MemoryServerEnd,
-} from '../../src/index.js';
-import type { JsonRpcMessage } from '../../src/protocol/jsonrpc.js';
+} from '../../src/transport/index.js';
 
 type Request = { jsonrpc: '2.0'; id: number | string; method: string; params?: Record<string, unknown> };
 

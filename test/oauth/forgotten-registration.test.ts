@@ -11,10 +11,10 @@ import { after, before, test } from 'node:test';
 import { connect, isMcpError } from '../../src/index.js';
 import {
   type CredentialStore,
+  createOAuth,
   type LoginPrompt,
   memoryStore,
   type OAuth,
-  oauth,
 } from '../../src/oauth/index.js';
 import { approveInBrowser, type Browser, launchBrowser } from '../helpers/browser.js';
 import { must } from '../helpers/must.js';
@@ -77,7 +77,10 @@ async function settled(): Promise<void> {
 }
 
 function authorizer(mcp: ProtectedMcpServer, store: CredentialStore, openUrl = approve): OAuth {
-  return oauth({ url: mcp.url.href, dcr: true }, { store, openUrl, prompt: () => assert.fail('no prompt') });
+  return createOAuth(
+    { clientMetadataUrl: false, url: mcp.url.href, dcr: true },
+    { store, openUrl, prompt: () => assert.fail('no prompt') },
+  );
 }
 
 async function whoami(mcp: ProtectedMcpServer, auth: OAuth): Promise<unknown> {
@@ -165,7 +168,10 @@ test('device login: a forgotten registration is refused at once (invalid_client)
   const approving = (prompt: LoginPrompt): void => {
     if (prompt.kind === 'device') void as.approveDevice(prompt.userCode);
   };
-  const auth = oauth({ url: mcp.url.href, dcr: true }, { store: memoryStore(), prompt: approving });
+  const auth = createOAuth(
+    { clientMetadataUrl: false, url: mcp.url.href, dcr: true },
+    { store: memoryStore(), prompt: approving },
+  );
   await auth.login({ device: true });
   assert.equal(as.events.registrations, 1);
 

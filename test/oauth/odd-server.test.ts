@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { isMcpError } from '../../src/index.js';
-import { memoryStore, oauth, plaintextFileStore } from '../../src/oauth/index.js';
+import { createOAuth, memoryStore, plaintextFileStore } from '../../src/oauth/index.js';
 import { managementOf } from '../../src/oauth/registration-check.js';
 import { MAX_TOKEN_LIFETIME_S, tokenLifetime } from '../../src/oauth/tokens.js';
 import { listenLocal, readBody } from '../helpers/http-server.js';
@@ -103,7 +103,7 @@ describe('a device prompt with hostile text', () => {
       return true;
     }) as typeof process.stderr.write;
     try {
-      await oauth({ url: server.url.href, clientId: 'odd-client' }).login({ device: true });
+      await createOAuth({ url: server.url.href, clientId: 'odd-client' }).login({ device: true });
     } finally {
       process.stderr.write = write;
     }
@@ -123,7 +123,10 @@ describe('token lifetimes', () => {
         clientSecret: 'odd-client-secret-0123456789',
       } as const;
       const before = Date.now();
-      const result = await oauth(config, { store: plaintextFileStore('odd', { dir }) }).login();
+      const result = await createOAuth(
+        { clientMetadataUrl: false, ...config },
+        { store: plaintextFileStore('odd', { dir }) },
+      ).login();
       const year = MAX_TOKEN_LIFETIME_S * 1000;
       const expiresAt = Date.parse(result.expiresAt ?? '');
       assert.ok(
@@ -132,7 +135,10 @@ describe('token lifetimes', () => {
       );
 
       // Another process on the same store: the token is valid and sent as it is, with no token request.
-      const later = oauth(config, { store: plaintextFileStore('odd', { dir }) });
+      const later = createOAuth(
+        { clientMetadataUrl: false, ...config },
+        { store: plaintextFileStore('odd', { dir }) },
+      );
       const status = await later.status();
       assert.equal(status.expired, false);
       assert.equal(status.expiresAt, result.expiresAt);
@@ -153,12 +159,12 @@ describe('token lifetimes', () => {
       clientId: 'odd-client',
       clientSecret: 'odd-client-secret-0123456789',
     } as const;
-    await oauth(config, { store }).login();
+    await createOAuth({ clientMetadataUrl: false, ...config }, { store }).login();
     const [key] = await store.keys('token ');
     const stored = must(await store.get(must(key, 'a token key')), 'the stored token');
     // What JSON made of `expiresAt: Infinity` (expires_in 1e308) before lifetimes were clamped.
     await store.set(must(key, 'a token key'), { ...stored, expiresAt: null, lifetime: 1e308 });
-    const later = oauth(config, { store });
+    const later = createOAuth({ clientMetadataUrl: false, ...config }, { store });
     const status = await later.status();
     assert.equal(status.expired, false);
     assert.equal(status.expiresAt, undefined);
@@ -171,7 +177,7 @@ describe('token lifetimes', () => {
 
   test('a memory store keeps the clamped expiry too, and login() reports it', async () => {
     const server = await oddServer({ token: () => token({ expires_in: 1e308 }) });
-    const auth = oauth(
+    const auth = createOAuth(
       { url: server.url.href, grant: 'client_credentials', clientId: 'c', clientSecret: 'odd-secret-012345' },
       { store: memoryStore() },
     );
@@ -203,7 +209,7 @@ describe('the device poll interval', () => {
       token: () => ({ status: 400, body: { error: 'authorization_pending' } }),
     });
     const started = performance.now();
-    const error = await oauth({ url: server.url.href, clientId: 'odd-client' })
+    const error = await createOAuth({ url: server.url.href, clientId: 'odd-client' })
       .login({ device: true, timeoutMs: 300, prompt: () => {} })
       .then(
         () => assert.fail('want a timeout'),

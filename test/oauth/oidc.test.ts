@@ -16,11 +16,11 @@ import type { AnyMcpError } from '../../src/index.js';
 import { type Client, connect, isMcpError } from '../../src/index.js';
 import {
   type CredentialStore,
+  createOAuth,
   type LoginOptions,
   memoryStore,
   type OAuth,
   type OAuthConfig,
-  oauth,
 } from '../../src/oauth/index.js';
 import { approveInBrowser, type Browser, launchBrowser } from '../helpers/browser.js';
 import { listenLocal } from '../helpers/http-server.js';
@@ -152,8 +152,8 @@ function authorizer(
   opener: Opener = browserUser(),
   store: CredentialStore = memoryStore(),
 ): OAuth {
-  return oauth(
-    { url: mcp.url.href, ...config },
+  return createOAuth(
+    { clientMetadataUrl: false, url: mcp.url.href, ...config },
     { store, openUrl: opener.openUrl, prompt: () => assert.fail('no prompt expected') },
   );
 }
@@ -424,7 +424,7 @@ for (const revision of REVISIONS) {
       const { as, mcp } = await servers();
       const prompts: { kind: string; userCode?: string; verificationUri?: string }[] = [];
       const approvals: Promise<void>[] = [];
-      const auth = oauth(
+      const auth = createOAuth(
         { url: mcp.url.href, clientId: NATIVE_CLIENT.client_id },
         { store: memoryStore(), openUrl: () => assert.fail('a device login opens no browser') },
       );

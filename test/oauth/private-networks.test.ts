@@ -16,7 +16,7 @@ import type { AuthChallenge } from '../../src/errors/index.js';
 import { connect } from '../../src/index.js';
 import { discoverAuthorizationServer, discoverResource } from '../../src/oauth/discovery.js';
 import { OAuthHttp } from '../../src/oauth/http.js';
-import { memoryStore, oauth } from '../../src/oauth/index.js';
+import { createOAuth, memoryStore } from '../../src/oauth/index.js';
 import { startProtectedMcpServer } from '../helpers/protected-mcp.js';
 
 /** A public address (example.com's) for names that stand for the public internet; nothing connects to it. */
@@ -185,7 +185,10 @@ describe('from a public MCP server', () => {
       clientId: 'c',
       clientSecret: 's-123456',
     } as const;
-    const auth = oauth(config, { store: memoryStore(), fetch, resolve: names.resolve });
+    const auth = createOAuth(
+      { clientMetadataUrl: false, ...config },
+      { store: memoryStore(), fetch, resolve: names.resolve },
+    );
     await assert.rejects(
       auth.login({ challenge: undefined }),
       refusedFor(
@@ -227,7 +230,7 @@ describe('from an MCP server on the same kind of network', () => {
   test('a real protected MCP server on loopback that names a link-local authorization server: login refuses it', async () => {
     const mcp = await startProtectedMcpServer({ authorizationServer: 'https://169.254.169.254' });
     try {
-      const auth = oauth({ url: mcp.url.href, clientId: 'c' }, { store: memoryStore() });
+      const auth = createOAuth({ url: mcp.url.href, clientId: 'c' }, { store: memoryStore() });
       const refused = await connect({ url: mcp.url.href }, { auth }).then(
         () => assert.fail('connect without a token succeeded'),
         (error: Error & { kind?: string; challenge?: AuthChallenge }) => error,

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { oauth, plaintextFileStore } from '../../src/oauth/index.js';
+import { createOAuth, plaintextFileStore } from '../../src/oauth/index.js';
 import { must } from '../helpers/must.js';
 import {
   type AuthorizationServer,
@@ -109,7 +109,7 @@ after(async () => {
 
 test(`refresh race: ${PROCESSES} processes × ${CALLS} concurrent calls on one file store refresh exactly once`, async (t) => {
   const store = plaintextFileStore('race', { dir });
-  const auth = oauth(
+  const auth = createOAuth(
     { url: mcp.url.href, clientId: NATIVE_CLIENT.client_id },
     { store, openUrl: () => assert.fail('a device login opens no browser') },
   );

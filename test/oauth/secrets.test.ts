@@ -25,11 +25,11 @@ import { inspect } from 'node:util';
 import { connect, isMcpError } from '../../src/index.js';
 import {
   type CredentialStore,
+  createOAuth,
   type LoginPrompt,
   memoryStore,
   type OAuth,
   type OAuthConfig,
-  oauth,
   plaintextFileStore,
 } from '../../src/oauth/index.js';
 import { approveInBrowser, type Browser, launchBrowser } from '../helpers/browser.js';
@@ -227,8 +227,8 @@ function authorizer(
   store: CredentialStore,
   tamper?: (redirect: URL) => void,
 ): OAuth {
-  return oauth(
-    { url: mcp.url.href, ...config },
+  return createOAuth(
+    { clientMetadataUrl: false, url: mcp.url.href, ...config },
     {
       store,
       openUrl: openUrl(tamper),
@@ -426,13 +426,16 @@ describe('OAuth secrets never reach an output', () => {
     const secret = 'config-secret-never-echoed-93ab1f';
     plant('client secret', secret);
     try {
-      oauth({ url: mcp.url.href, clientSecret: secret }, { store: memoryStore() });
+      createOAuth(
+        { clientMetadataUrl: false, url: mcp.url.href, clientSecret: secret },
+        { store: memoryStore() },
+      );
       assert.fail('want a config error');
     } catch (error) {
       outputError('clientSecret without clientId', error);
     }
     try {
-      oauth({ url: mcp.url.href, clientId: 'x', privateKey: secret }, { store: memoryStore() });
+      createOAuth({ url: mcp.url.href, clientId: 'x', privateKey: secret }, { store: memoryStore() });
       assert.fail('want a config error');
     } catch (error) {
       outputError('privateKey not a PEM', error);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { connect, isMcpError } from '../../src/index.js';
-import { memoryStore, oauth } from '../../src/oauth/index.js';
+import { createOAuth, memoryStore } from '../../src/oauth/index.js';
 import { startAuthorizationServer } from '../helpers/oidc-provider.js';
 import { startProtectedMcpServer } from '../helpers/protected-mcp.js';
 
@@ -23,7 +23,7 @@ test('a second entry for the same issuer and resource adopts the stored token: n
   as.addResource(mcp.resource);
   const store = memoryStore();
 
-  const first = oauth({ url: mcp.url.href, clientId: 'native-client' }, { store });
+  const first = createOAuth({ url: mcp.url.href, clientId: 'native-client' }, { store });
   const approvals: Promise<void>[] = [];
   await first.login({
     device: true,
@@ -37,7 +37,7 @@ test('a second entry for the same issuer and resource adopts the stored token: n
   // The same endpoint named another way (a query the server ignores): another entry, same resource.
   const other = new URL(mcp.url);
   other.searchParams.set('profile', 'second');
-  const second = oauth({ url: other.href, clientId: 'native-client' }, { store });
+  const second = createOAuth({ url: other.href, clientId: 'native-client' }, { store });
   assert.equal((await second.status()).loggedIn, false, 'nothing bound to this entry yet');
   const client = await connect({ url: other.href }, { auth: second }).catch((error: unknown) => {
     if (isMcpError(error)) assert.fail(`no login should be needed: ${error.kind}: ${error.message}`);

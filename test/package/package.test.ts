@@ -11,8 +11,10 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as ai from '../../src/agents/ai/index.js';
 import * as tools from '../../src/agents/index.js';
+import * as diagnostics from '../../src/diagnostics/index.js';
 import * as api from '../../src/index.js';
 import * as servers from '../../src/servers/index.js';
+import * as transport from '../../src/transport/index.js';
 import { PACKAGE_VERSION } from '../../src/version.js';
 import { npmEnv } from '../helpers/npm.js';
 
@@ -28,27 +30,36 @@ test('the public export list is exactly this (additions are deliberate)', () => 
     'Client',
     'ERROR_KINDS',
     'McpError',
-    'RpcError',
     'Session',
-    'UnsupportedProtocolVersionError',
-    'callTool',
-    'clearEraCache',
+    'callToolOnce',
     'connect',
-    'createMemoryPair',
-    'diagnosticsChannels',
-    'errorFromData',
     'isErrorKind',
     'isInputRequired',
     'isMcpError',
-    'isRpcError',
-    'normalizeConfig',
     'session',
     'structuredOf',
-    'subscribeDiagnostics',
     'textOf',
     'toolDigest',
     'withClient',
   ]);
+});
+
+test('autos-mcp/transport and autos-mcp/diagnostics export exactly these', () => {
+  assert.deepEqual(Object.keys(transport).sort(), ['createMemoryPair']);
+  assert.deepEqual(Object.keys(diagnostics).sort(), ['diagnosticsChannels', 'subscribeDiagnostics']);
+});
+
+test('every public entry in package.json exports is bundled and typed from its source entry', () => {
+  const exportsMap = (pkg as unknown as { exports: Record<string, unknown> }).exports;
+  const bundle = readFileSync(path.join(ROOT, 'scripts/bundle.mjs'), 'utf8');
+  for (const [subpath, target] of Object.entries(exportsMap)) {
+    if (subpath === './package.json') continue;
+    const { types, default: js } = target as { types: string; default: string };
+    const name = path.basename(js, '.js');
+    const source = `src/${types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts')}`;
+    assert.ok(bundle.includes(`${name}: '${source}'`), `scripts/bundle.mjs builds ${name} from ${source}`);
+  }
+  assert.ok('./transport' in exportsMap && './diagnostics' in exportsMap);
 });
 
 test('autos-mcp/tools and autos-mcp/ai export exactly these; only autos-mcp/ai imports the ai package', () => {
@@ -130,15 +141,17 @@ test('the packed tarball installs without dev dependencies and its entry and bin
       },
     );
     const script = `
-      import { callTool, normalizeConfig } from 'autos-mcp';
-      const c = normalizeConfig({ command: 'node', args: ['x.js'] });
-      const r = await callTool({ command: process.execPath, args: [${JSON.stringify(path.join(ROOT, 'test/fixtures/echo-server.mjs'))}] }, 'echo', { text: 'packed' });
-      console.log(c.transport, r.content[0].text);`;
+      import { callToolOnce } from 'autos-mcp';
+      import { createMemoryPair } from 'autos-mcp/transport';
+      import { diagnosticsChannels } from 'autos-mcp/diagnostics';
+      const pair = createMemoryPair();
+      const r = await callToolOnce({ command: process.execPath, args: [${JSON.stringify(path.join(ROOT, 'test/fixtures/echo-server.mjs'))}] }, 'echo', { text: 'packed' });
+      console.log(typeof pair.client.send, typeof diagnosticsChannels.requestStart, r.content[0].text);`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: dir,
       encoding: 'utf8',
     });
-    assert.equal(out.trim(), 'stdio packed');
+    assert.equal(out.trim(), 'function string packed');
     // The subpath exports load from the installed package; the keyring helper finds its binding there
     // (no D-Bus in this child: a clear "not available" error, not a missing module).
     const modules = `

@@ -10,14 +10,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
-import {
-  callTool,
-  connect,
-  isMcpError,
-  normalizeConfig,
-  type ServerConfig,
-  withClient,
-} from '../../src/index.js';
+import { normalizeConfig } from '../../src/config/index.js';
+import { callToolOnce, connect, isMcpError, type ServerConfig, withClient } from '../../src/index.js';
 import { RUNS } from './helpers.js';
 
 function refusedAsConfig(run: () => unknown): void {
@@ -506,7 +500,7 @@ describe('normalizeConfig on hostile configs', () => {
           via === 'connect'
             ? connect(config)
             : via === 'callTool'
-              ? callTool(config, 'echo', { text: 'hi' })
+              ? callToolOnce(config, 'echo', { text: 'hi' })
               : withClient(config, () => {
                   ran = true;
                 });

@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import { diagnosticsChannels } from '../../src/diagnostics/channels.js';
 import { connect, isMcpError, type McpError } from '../../src/index.js';
-import { oauth } from '../../src/oauth/index.js';
+import { createOAuth } from '../../src/oauth/index.js';
 import { openSettings } from '../../src/settings/index.js';
 import * as worker from '../../src/worker/index.js';
 import { FIXTURES, fixture, ROOT, textOf } from '../client/helpers.js';
@@ -381,7 +381,7 @@ describe('HTTP: the OAuth authorizer', () => {
     });
     origin = (await listenLocal(server)).origin;
     try {
-      const auth = oauth({
+      const auth = createOAuth({
         url: `${origin}/mcp`,
         clientId: 'service',
         clientSecret: CLIENT_SECRET,

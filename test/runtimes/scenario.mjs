@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
-import { callTool, connect } from 'autos-mcp';
+import { callToolOnce, connect } from 'autos-mcp';
 import { openSettings } from 'autos-mcp/settings';
 
 const input = JSON.parse(process.argv[process.argv.length - 1] ?? '{}');
@@ -50,7 +50,7 @@ const alive = (pid) => {
 };
 
 async function main() {
-  await check('oneShot', async () => text(await callTool(demo, 'echo', { text: 'hello' })));
+  await check('oneShot', async () => text(await callToolOnce(demo, 'echo', { text: 'hello' })));
 
   await check('tree', async () => {
     let announced;
@@ -139,7 +139,7 @@ async function main() {
 
   // useEnvProxy (with no proxy variable set) takes the undici path, as a proxy or a custom CA does.
   await check('http undici', async () =>
-    text(await callTool({ url: input.jsonUrl, useEnvProxy: true }, 'echo', { text: 'via undici' })),
+    text(await callToolOnce({ url: input.jsonUrl, useEnvProxy: true }, 'echo', { text: 'via undici' })),
   );
 
   await check('settings plaintext-file', async () => {

@@ -8,7 +8,13 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { callTool, isMcpError, type ServerConfig, type StdioServerConfig, session } from '../../src/index.js';
+import {
+  callToolOnce,
+  isMcpError,
+  type ServerConfig,
+  type StdioServerConfig,
+  session,
+} from '../../src/index.js';
 import { openSettings } from '../../src/settings/index.js';
 import { must } from '../helpers/must.js';
 
@@ -25,7 +31,7 @@ async function envOf(
   config: ServerConfig,
   settings = openSettings({ backend: 'memory' }),
 ): Promise<Record<string, string>> {
-  return JSON.parse(textOf(await callTool(config, 'env', {}, { settings }))) as Record<string, string>;
+  return JSON.parse(textOf(await callToolOnce(config, 'env', {}, { settings }))) as Record<string, string>;
 }
 
 describe('session()', () => {
@@ -156,12 +162,12 @@ describe('envFrom', () => {
       { A: 'x' },
     ]) {
       await assert.rejects(
-        callTool({ command: 'node', envFrom } as unknown as ServerConfig, 'env'),
+        callToolOnce({ command: 'node', envFrom } as unknown as ServerConfig, 'env'),
         (error: unknown) => isMcpError(error) && error.kind === 'config',
       );
     }
     await assert.rejects(
-      callTool({ command: 'node', env: { A: '1' }, envFrom: { A: { env: 'HOME' } } }, 'env'),
+      callToolOnce({ command: 'node', env: { A: '1' }, envFrom: { A: { env: 'HOME' } } }, 'env'),
       /also in env/,
     );
   });

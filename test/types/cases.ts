@@ -8,11 +8,12 @@ import { prepare } from '../../src/content/index.js';
 import {
   type CallToolResult,
   type ContentBlock,
-  callTool,
+  callToolOnce,
   connect,
   type ImageContent,
   isErrorKind,
   isInputRequired,
+  type McpClient,
   type ServerConfig,
   session,
   structuredOf,
@@ -34,7 +35,7 @@ export async function results(): Promise<void> {
   expectType<ContentBlock[]>(result.content);
   const pinned = await connect({ command: 'x', protocolVersion: '2025-11-25' });
   expectType<ContentBlock[]>((await pinned.callTool('echo')).content);
-  expectType<ContentBlock[]>((await callTool({ command: 'x' }, 'echo', { text: 'hi' })).content);
+  expectType<ContentBlock[]>((await callToolOnce({ command: 'x' }, 'echo', { text: 'hi' })).content);
   expectType<ContentBlock[]>(
     await withClient({ command: 'x' }, async (c) => (await c.callTool('echo')).content),
   );
@@ -51,14 +52,14 @@ export async function results(): Promise<void> {
   outcome.content.length;
   if (!isInputRequired(outcome)) expectType<ContentBlock[]>(outcome.content);
   // @ts-expect-error auto may negotiate 2026
-  expectType<CallToolResult>(await callTool({ command: 'x', protocolVersion: 'auto' }, 'echo'));
+  expectType<CallToolResult>(await callToolOnce({ command: 'x', protocolVersion: 'auto' }, 'echo'));
   // @ts-expect-error a non-literal choice may be 2026
-  expectType<CallToolResult>(await callTool({ command: 'x', protocolVersion: someChoice }, 'echo'));
+  expectType<CallToolResult>(await callToolOnce({ command: 'x', protocolVersion: someChoice }, 'echo'));
   const typed: ServerConfig = { command: 'x' };
   // @ts-expect-error a config typed ServerConfig may say 2026-07-28
-  expectType<CallToolResult>(await callTool(typed, 'echo'));
+  expectType<CallToolResult>(await callToolOnce(typed, 'echo'));
   const inferred = { command: 'x' };
-  expectType<CallToolResult>(await callTool(inferred, 'echo'));
+  expectType<CallToolResult>(await callToolOnce(inferred, 'echo'));
   // @ts-expect-error a session with a local override name may be switched to 2026 by the override
   expectType<CallToolResult>(await session({ command: 'x' }, 'my-server').callTool('echo'));
   await withClient({ command: 'x', protocolVersion: 'auto' }, async (c) => {
@@ -80,13 +81,13 @@ export async function configured(server: ConfiguredServer): Promise<void> {
   // A configured server is typed by the revision its entry asks for: a 2025-11-25 entry's config gives
   // a complete result, the others the union.
   // @ts-expect-error the entry may ask for 2026-07-28 or auto
-  expectType<CallToolResult>(await callTool(resolveServer(server), 'echo'));
+  expectType<CallToolResult>(await callToolOnce(resolveServer(server), 'echo'));
   if (server.protocolVersion === '2025-11-25') {
-    expectType<ContentBlock[]>((await callTool(resolveServer(server), 'echo')).content);
+    expectType<ContentBlock[]>((await callToolOnce(resolveServer(server), 'echo')).content);
     expectType<ContentBlock[]>((await (await connect(resolveServer(server))).callTool('echo')).content);
   } else {
     expectType<'2026-07-28' | 'auto'>(server.protocolVersion);
-    expectType<ToolCallOutcome>(await callTool(resolveServer(server), 'echo'));
+    expectType<ToolCallOutcome>(await callToolOnce(resolveServer(server), 'echo'));
   }
 }
 
@@ -164,4 +165,20 @@ export function errors(error: unknown): void {
     expectType<'not_sent' | 'unknown' | 'delivered'>(error.delivery);
   // @ts-expect-error not a kind
   isErrorKind(error, 'invalid_argument');
+}
+
+export async function clientAndSessionAreOneInterface(): Promise<void> {
+  // A 2025-11-25 `Client` and `Session` are the same `McpClient`, with the same narrow outcome.
+  const narrow: McpClient<CallToolResult>[] = [await connect({ command: 'x' }), session({ command: 'x' })];
+  expectType<ContentBlock[]>((await must(narrow[0]).callTool('echo')).content);
+  const any: McpClient[] = [await connect({ command: 'x', protocolVersion: 'auto' }), ...narrow];
+  void any;
+  // @ts-expect-error a config that may mean 2026-07-28 may give input_required: not a narrow McpClient
+  const wide: McpClient<CallToolResult> = session({ command: 'x', protocolVersion: 'auto' });
+  void wide;
+}
+
+function must<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('missing');
+  return value;
 }

@@ -12,8 +12,8 @@ import { buildDefinitions, type DefinitionOptions, type ToolIssue } from '../def
 import type { ToolNames } from '../names.js';
 import { render, type ToolCaller } from '../run.js';
 
-/** A client as the adapter uses it: it lists tools and calls them (`Client`, `Session`). */
-export interface AiToolClient extends ToolLister, ToolCaller {}
+/** A client as the adapter uses it: it lists tools and calls them (an `McpClient`: `Client`, `Session`). */
+export type AiToolClient = ToolLister & ToolCaller;
 
 /** Options of `aiTools`. */
 export interface AiToolsOptions extends DefinitionOptions {

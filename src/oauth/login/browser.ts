@@ -86,7 +86,7 @@ export async function browserLogin(login: BrowserLogin) {
       validated = oauth.validateAuthResponse(as, oauthClient, params, state);
     } catch (cause) {
       loopback.finish(false);
-      throw authorizationResponseError(as.issuer, cause);
+      throw authorizationResponseError(as, params, state, cause);
     }
     loopback.finish(true);
     const endpoint = await login.endpoint(client);
@@ -169,17 +169,32 @@ async function showAuthorizationUrl(
   return new Promise<never>(() => {});
 }
 
-function authorizationResponseError(issuer: string, cause: unknown): McpError {
+/**
+ * Why `validateAuthResponse` refused the callback, told from the callback's own parameters in the order
+ * it checks them (RFC 9207 `iss` first, then `state`), never from the wording of its error.
+ */
+function authorizationResponseError(
+  as: oauth.AuthorizationServer,
+  params: URLSearchParams,
+  state: string,
+  cause: unknown,
+): McpError {
   if (cause instanceof oauth.AuthorizationResponseError) {
     const code = /^[\w.-]{1,64}$/.test(cause.error) ? cause.error : 'error';
-    return new McpError('auth_required', `the authorization server ${issuer} refused the login (${code})`, {
-      delivery: 'delivered',
-    });
+    return new McpError(
+      'auth_required',
+      `the authorization server ${as.issuer} refused the login (${code})`,
+      {
+        delivery: 'delivered',
+      },
+    );
   }
-  const message = cause instanceof Error ? cause.message : '';
-  const why = /iss/.test(message)
+  const iss = params.get('iss');
+  const issWrong =
+    iss === null ? as.authorization_response_iss_parameter_supported === true : iss !== as.issuer;
+  const why = issWrong
     ? 'its issuer (iss) is missing or is not the authorization server this login used (RFC 9207)'
-    : /state/.test(message)
+    : params.get('state') !== state
       ? 'its state does not match this login'
       : 'it is malformed';
   return new McpError('auth_required', `the login callback was refused: ${why}`, { delivery: 'delivered' });

@@ -15,7 +15,7 @@ import type {
   ConnectionCloseReport,
   ConnectionEvents,
   ConnectionTraits,
-  NegotiatedSession,
+  NegotiatedTerms,
   SendOptions,
 } from '../connection.js';
 import type { HttpTransportOptions } from '../options.js';
@@ -145,10 +145,10 @@ export class HttpConnection implements Connection {
   }
 
   /** GET and DELETE carry the negotiated version (from 2025-06-18 on); clients that answer server requests get the GET stream. */
-  negotiated(session: NegotiatedSession): void {
-    if (carriesVersionHeader(session.protocolVersion))
-      this.shell.headers.setProtocolVersion(session.protocolVersion);
-    if (session.openServerStream) this.listen();
+  negotiated(terms: NegotiatedTerms): void {
+    if (carriesVersionHeader(terms.protocolVersion))
+      this.shell.headers.setProtocolVersion(terms.protocolVersion);
+    if (terms.openServerStream) this.listen();
   }
 
   /** Opens the 2025-11-25 GET stream for server-initiated messages; 405 quietly ends it. Idempotent. */

@@ -280,6 +280,7 @@ async function failedStatus(
         status,
         delivery: byStatus.delivery,
         code,
+        detail: rpc,
       });
     }
     if (said !== undefined) throw statusError(label, status, headers, sessionSent, said);

@@ -124,6 +124,7 @@ export function statusError(
       status,
       delivery: 'delivered',
       ...(challenge === undefined ? {} : { challenge }),
+      ...(quoted === '' || said === undefined ? {} : { detail: said }),
     });
   }
   if (status === 404 && sessionSent) {
@@ -134,7 +135,11 @@ export function statusError(
   }
   const delivery = status === 502 || status === 503 || status === 504 ? 'unknown' : 'delivered';
   const quoted = said === undefined || said === '' ? '' : `: ${said}`;
-  return new McpError('transport', `${label}: HTTP ${status}${quoted}`, { status, delivery });
+  return new McpError('transport', `${label}: HTTP ${status}${quoted}`, {
+    status,
+    delivery,
+    ...(said === undefined || said === '' ? {} : { detail: said }),
+  });
 }
 
 /**

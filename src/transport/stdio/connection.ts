@@ -13,7 +13,7 @@ import {
   stdioSpawned,
   tracingStdioExit,
 } from '../../diagnostics/publish.js';
-import { McpError } from '../../errors/index.js';
+import { McpError, type McpErrorOptions } from '../../errors/index.js';
 import type { SecretRegistration } from '../../internal/known-secrets.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type {
@@ -234,7 +234,7 @@ export class StdioConnection implements Connection {
           // At startup a broken pipe is usually a server that is exiting: wait briefly and say that.
           void this.#exitedWithin(BROKEN_PIPE_WAIT_MS).then((exited) => {
             if (exited && !this.#silenced) {
-              const options = { ...this.#errorOptions(), delivery: 'not_sent' as const, cause: error };
+              const options = { ...this.#errorOptions(true), delivery: 'not_sent' as const, cause: error };
               reject(new McpError('closed', this.#exitText(), options));
             } else {
               const why = `its stdin is closed (${code})`;
@@ -370,7 +370,7 @@ export class StdioConnection implements Connection {
     // Deliver what the server wrote before exiting, then report; a grandchild holding stdout must not stall us.
     const drained = new Promise<void>((resolve) => setTimeout(resolve, STDOUT_DRAIN_MS).unref());
     void Promise.race([this.#stdoutEnded, drained]).then(() => {
-      this.#fail(new McpError('closed', this.#exitText(), this.#errorOptions()));
+      this.#fail(new McpError('closed', this.#exitText(), this.#errorOptions(true)));
     });
   }
 
@@ -419,9 +419,16 @@ export class StdioConnection implements Connection {
     }
   }
 
-  #errorOptions(): { delivery: 'unknown'; stderrTail?: string } {
+  /** Options of an error about this server (its message names `target`); `exited`: it reports the exit. */
+  #errorOptions(exited = false): McpErrorOptions & { delivery: 'unknown' } {
     const tail = this.#stderr.tail(ERROR_TAIL_CHARS);
-    return tail ? { delivery: 'unknown', stderrTail: tail } : { delivery: 'unknown' };
+    const exit = exited ? this.#exit : undefined;
+    return {
+      delivery: 'unknown',
+      target: this.target,
+      ...(tail ? { stderrTail: tail } : {}),
+      ...(exit ? { exit } : {}),
+    };
   }
 
   #closedError(operation: string, cause?: unknown): McpError {

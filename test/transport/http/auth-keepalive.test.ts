@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { after, describe, it } from 'node:test';
-import { type Authorizer, connect } from '../../../src/index.js';
+import { connect } from '../../../src/index.js';
+import type { Authorizer } from '../../../src/transport/index.js';
 
 /** A 2025-11-25 MCP server over JSON that takes only `Bearer fresh`, and closes sockets idle 1.2 s. */
 const SERVER = `

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Agent, type Dispatcher } from 'undici';
-import { type Authorizer, type AuthRefusal, connect, isMcpError, McpError } from '../../../src/index.js';
+import { connect, isMcpError, McpError } from '../../../src/index.js';
+import type { Authorizer, AuthRefusal } from '../../../src/transport/index.js';
 import { must } from '../../helpers/must.js';
 import { json, type Recorded, result, serversClosedAfter } from './test-server.js';
 
