@@ -22,7 +22,15 @@ const HTTP_FIELDS = ['url', 'headers', 'authToken', 'ca', 'proxy', 'useEnvProxy'
 const DEEP = ['env', 'envFrom', 'headers'];
 
 export function mergeConfig(base: ServerConfig, override: Readonly<Record<string, unknown>>): ServerConfig {
-  const out: Record<string, unknown> = { ...(base as unknown as Record<string, unknown>) };
+  return mergeFields({ ...base }, override) as unknown as ServerConfig;
+}
+
+/** `mergeConfig` on plain records: for partial configs (saved settings), which need no `command` or `url`. */
+export function mergeFields(
+  base: Readonly<Record<string, unknown>>,
+  override: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
   const switchesTo =
     'url' in override && 'command' in out
       ? HTTP_FIELDS
@@ -43,5 +51,5 @@ export function mergeConfig(base: ServerConfig, override: Readonly<Record<string
         ? { ...(current as object), ...(value as object) }
         : value;
   }
-  return out as unknown as ServerConfig;
+  return out;
 }

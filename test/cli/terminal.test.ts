@@ -16,7 +16,8 @@ import path from 'node:path';
 import { after, before, describe, it, type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { type ProgressSink, progressBar, progressLine } from '../../src/cli/progress.js';
+import type { OutputSink } from '../../src/cli/io.js';
+import { progressBar, progressLine } from '../../src/cli/progress.js';
 import { columnsWidth, fitColumns, terminalText } from '../../src/internal/terminal-text.js';
 import { must } from '../helpers/must.js';
 import { npmEnv } from '../helpers/npm.js';
@@ -226,7 +227,7 @@ describe('the progress line', () => {
   it('on a terminal: redrawn at the new width on resize, the listener removed at the end', () => {
     const writes: string[] = [];
     const listeners = new Set<() => void>();
-    const sink: ProgressSink = {
+    const sink: OutputSink = {
       write: (s) => writes.push(s),
       isTTY: true,
       columns: 40,

@@ -4,21 +4,67 @@
  * sent, the result printed (binary content written to files).
  */
 
-import { type Client, isMcpError, McpError, type Tool, type ToolCallOutcome } from '../client/index.js';
-import type { PreparedResult } from '../content/index.js';
-import { closestNames, FEW_TOOLS } from '../internal/tool-names.js';
-import { type ParsedArgs, UsageError } from './args.js';
-import { readArgumentSources } from './argument-sources.js';
-import { ArgumentError, argumentSources, parseArgumentWords } from './argument-words.js';
-import { resolveTarget, withServer } from './connection.js';
-import { EXIT, usageError } from './exit.js';
-import { formatError, formatResult } from './format.js';
-import { HELP } from './help.js';
-import type { CliIo } from './main.js';
-import { progressBar } from './progress.js';
-import type { SecretInput } from './settings/stdin.js';
-import { coerceArguments } from './tool-arguments.js';
-import { formatParameters, formatToolHelp, terminalSafe, unknownToolMessage } from './tool-help.js';
+import { type Client, isMcpError, McpError, type Tool, type ToolCallOutcome } from '../../client/index.js';
+import type { PreparedResult } from '../../content/index.js';
+import { closestNames, FEW_TOOLS } from '../../internal/tool-names.js';
+import { readArgumentSources } from '../argument-sources.js';
+import { ArgumentError, argumentSources, parseArgumentWords } from '../argument-words.js';
+import { type Args, defineCommand } from '../command.js';
+import { resolveTarget, withServer } from '../connection.js';
+import { EXIT } from '../exit.js';
+import { formatError, formatResult } from '../format.js';
+import { TARGET_HELP } from '../help.js';
+import type { CliIo } from '../io.js';
+import { TARGET_OPTIONS } from '../options.js';
+import { progressBar } from '../progress.js';
+import { coerceArguments } from '../tool-arguments.js';
+import { formatParameters, formatToolHelp, terminalSafe, unknownToolMessage } from '../tool-help.js';
+import { UsageError } from '../usage-error.js';
+
+type CallArgs = Args<typeof TARGET_OPTIONS>;
+
+export const callCommand = defineCommand({
+  name: 'call',
+  usage: [
+    '[options] <tool> [key=value…] <target>',
+    "<tool> --help <target>       that tool's parameters (nothing is called)",
+  ],
+  synopsis: '[options] <tool> [key=value…] <target>',
+  summary: 'call one tool',
+  about: `Calls one tool. Arguments, coerced by the tool's inputSchema (a string stays a string):
+  key=value        the value as the schema types it: string, integer, number, boolean, enum, or
+                   JSON for an array or object (tags='["a","b"]')
+  key:=<json>      the value as JSON, whatever the schema says (count:=5, id:='"0012"')
+  key=@<file>      the file's text (key=@- reads stdin); key:=@<file> parses it as JSON
+  '{"k":"v"}'      a JSON object of arguments; - reads it from stdin
+An unknown key, a missing required one or a value of the wrong type is exit code 2 before anything
+is sent, with the tool's parameters. Progress is shown on stderr. The tool name is checked against
+the server's list first: an unknown name is exit code 2, with the server's tool names (up to 20;
+else the closest).
+A URL target comes first or last: autos-mcp call https://host/mcp echo text=hi
+${TARGET_HELP}
+Images, audio and embedded blobs are written to files (a fresh private directory under the temp
+directory, left for you) and shown as one line each: image/png 1234 bytes → /tmp/…/ab12….png; with
+--json, the result carries path, mimeType, bytes and sha256 instead of the base64 data.
+Example: autos-mcp call echo text=hi -- autos-mcp demo-server
+Exit code 1 means the tool ran and reported an error (isError); 3 means the call failed.`,
+  options: TARGET_OPTIONS,
+  target: 'server',
+  // `call <tool> --help <target>`: that tool's parameters, from the server.
+  helpRuns: (args) => args.positionals.length > 0 && hasTarget(args),
+  run: (args, io) => (args.help ? toolHelp(args, io) : call(args, io)),
+});
+
+/** Whether a target was given: a `--` command, a URL among the words, `--settings`, or `NAME.TOOL`. */
+function hasTarget(args: CallArgs): boolean {
+  return (
+    args.serverCommand !== undefined ||
+    args.settingsName !== undefined ||
+    args.positionals.some((word) => /^https?:\/\//i.test(word)) ||
+    // `call NAME.TOOL --help`: a configured server (looked up when the target is resolved).
+    (args.positionals[0] ?? '').includes('.')
+  );
+}
 
 /** An unknown tool name, found in the server's list before anything was called. */
 export class UnknownToolError extends UsageError {
@@ -28,16 +74,21 @@ export class UnknownToolError extends UsageError {
   /** Every name the server lists, when there are few (up to 20). */
   readonly tools: string[] | undefined;
   constructor(tool: string, names: readonly string[], listWith: string) {
-    super(unknownToolMessage(tool, names, listWith));
+    const suggestions = closestNames(tool, names);
+    const tools = names.length <= FEW_TOOLS ? [...names] : undefined;
+    super(unknownToolMessage(tool, names, listWith), {
+      details: { tool, suggestions, ...(tools === undefined ? {} : { tools }) },
+      help: false,
+    });
     this.tool = tool;
-    this.suggestions = closestNames(tool, names);
-    this.tools = names.length <= FEW_TOOLS ? [...names] : undefined;
+    this.suggestions = suggestions;
+    this.tools = tools;
   }
 }
 
 /** How the target is named in a hint: the configured server's name, or `<target>`. */
-function targetWord(parsed: ParsedArgs): string {
-  return parsed.configuredName === undefined ? '<target>' : terminalSafe(parsed.configuredName.slice(0, 100));
+function targetWord(configuredName: string | undefined): string {
+  return configuredName === undefined ? '<target>' : terminalSafe(configuredName.slice(0, 100));
 }
 
 /**
@@ -60,12 +111,12 @@ async function checkToolName(client: Client, name: string, listWith: string): Pr
 }
 
 /** `call <tool> --help <target>`: connects, lists, prints that tool's parameters; calls nothing. */
-export async function toolHelpCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
+async function toolHelp(parsed: CallArgs, io: CliIo): Promise<number> {
   const target = await resolveTarget(parsed, io);
-  const [name] = parsed.positionals;
+  const [name] = target.words;
   if (name === undefined) throw new UsageError('call --help needs a tool name');
   return withServer(target, io, async (client) => {
-    const tool = await checkToolName(client, name, targetWord(parsed));
+    const tool = await checkToolName(client, name, targetWord(target.configuredName));
     if (tool === undefined) {
       const excluded = (await client.listToolsDetailed({ cache: true })).excluded.find(
         (t) => t.name === name,
@@ -77,32 +128,27 @@ export async function toolHelpCommand(parsed: ParsedArgs, io: CliIo): Promise<nu
           : `tool ${name} is left out: ${excluded.reason}`,
       );
     }
-    const callAs = parsed.configuredName === undefined ? undefined : `${parsed.configuredName}.${tool.name}`;
+    const callAs = target.configuredName === undefined ? undefined : `${target.configuredName}.${tool.name}`;
     io.stdout.write(parsed.json ? `${JSON.stringify(tool)}\n` : formatToolHelp(tool, callAs));
     return EXIT.ok;
   });
 }
 
-export async function callCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
+async function call(parsed: CallArgs, io: CliIo): Promise<number> {
   const target = await resolveTarget(parsed, io);
-  const [tool, ...words] = parsed.positionals;
+  const [tool, ...words] = target.words;
   if (!tool) throw new UsageError('call needs a tool name');
   // The words' syntax, then their files and stdin, are checked before anything is started.
   const argumentWords = parseArgumentWords(words);
   if (argumentWords instanceof ArgumentError)
-    return usageError(io, parsed.json, argumentWords.message, HELP['call'], {
-      problems: argumentWords.problems,
-    });
-  const sources = await readArgumentSources(
-    argumentSources(argumentWords),
-    io.stdin ?? (process.stdin as unknown as SecretInput),
-  );
+    throw new UsageError(argumentWords.message, { details: { problems: argumentWords.problems } });
+  const sources = await readArgumentSources(argumentSources(argumentWords), io.stdin ?? process.stdin);
   const unread = [...sources.values()].flatMap((read) => ('problem' in read ? [read.problem] : []));
   if (unread.length > 0)
-    return usageError(io, parsed.json, unread.join('; '), undefined, { problems: unread });
+    throw new UsageError(unread.join('; '), { details: { problems: unread }, help: false });
   // The result is printed the moment it arrives; the server is closed after (a slow exit delays nothing).
   return withServer(target, io, async (client) => {
-    const listed = await checkToolName(client, tool, targetWord(parsed));
+    const listed = await checkToolName(client, tool, targetWord(target.configuredName));
     // Coerced by the listed inputSchema; before anything is sent, a mismatch is a usage error that lists
     // the tool's parameters. A tool the server did not list: values stay strings (key:=json for others).
     const args = coerceArguments(
@@ -116,8 +162,8 @@ export async function callCommand(parsed: ParsedArgs, io: CliIo): Promise<number
         args.problems.length === 1
           ? `invalid arguments for ${name}: ${args.message} (nothing was called)`
           : `invalid arguments for ${name} (nothing was called):\n  ${args.problems.join('\n  ')}`;
-      const help = listed === undefined ? undefined : `Parameters of ${name}:\n${formatParameters(listed)}`;
-      return usageError(io, parsed.json, message, help, { tool, problems: args.problems });
+      const help = listed === undefined ? false : `Parameters of ${name}:\n${formatParameters(listed)}`;
+      throw new UsageError(message, { details: { tool, problems: args.problems }, help });
     }
     const bar = progressBar(io.stderr);
     let result: ToolCallOutcome;
@@ -157,7 +203,7 @@ async function toFiles(
   });
   if (!binary) return result;
   try {
-    const { prepare } = await import('../content/index.js');
+    const { prepare } = await import('../../content/index.js');
     return await prepare(result);
   } catch (error) {
     io.stderr.write(`warning: the binary content was not written to files: ${formatError(error)}`);

@@ -1,26 +1,75 @@
 /**
- * The actions `autos-mcp login <url>`, `logout <url>` and `auth status [url]`, on the CLI's store (see
- * `auth.ts`). What is printed: issuer, scopes, expiry, the store; never a token, a code, a verifier or a
- * secret. The one URL or user code printed is the login prompt, on stderr.
+ * `autos-mcp login <url>`: an OAuth login (browser, printed URL or device code) whose tokens go to the
+ * CLI's store (see `../auth.ts`). What is printed: issuer, scopes, expiry, the store; never a token, a
+ * code, a verifier or a secret. The one URL or user code printed is the login prompt, on stderr.
  */
-import { isMcpError, McpError } from '../client/index.js';
-import type { LoginResult, OAuthConfig, OAuthStatus } from '../oauth/index.js';
-import { type ParsedArgs, UsageError } from './args.js';
-import { CLI_PREFIX, cliWording, endpointOf, markLogin, openStore } from './auth.js';
-import { expiry, oneLine, scopesText, shownUrl, showPrompt, statusText } from './auth-text.js';
-import type { CliIo } from './main.js';
+import { isMcpError, McpError } from '../../client/index.js';
+import type { LoginResult, OAuthConfig } from '../../oauth/index.js';
+import { CLI_PREFIX, cliWording, endpointOf, markLogin, openStore, STORE_ENV, urlArgument } from '../auth.js';
+import { expiry, oneLine, scopesText, shownUrl, showPrompt } from '../auth-text.js';
+import { type Args, defineCommand } from '../command.js';
+import type { CliIo } from '../io.js';
+import { flag, nonEmpty, single, TIMEOUT } from '../options.js';
+import { UsageError } from '../usage-error.js';
 
-/** The one URL positional of `login` / `logout`. */
-function urlArgument(parsed: ParsedArgs, command: string): string {
-  const [url, extra] = parsed.positionals;
-  if (url === undefined) throw new UsageError(`${command} needs the server's URL`);
-  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
-  if (!/^https?:\/\//i.test(url)) throw new UsageError(`${JSON.stringify(url.slice(0, 200))} is not a URL`);
-  return url;
-}
+const LOGIN_OPTIONS = {
+  noBrowser: flag(['--no-browser'], 'print the authorization URL on stderr instead of opening a browser'),
+  device: flag(['--device'], 'device login (RFC 8628): print a code to enter on another device'),
+  clientId: single(
+    ['--client-id'],
+    '<id>',
+    'a client registered for autos-mcp at the authorization server',
+    nonEmpty('--client-id needs a client id'),
+  ),
+  clientSecretEnv: single(
+    ['--client-secret-env'],
+    'V',
+    'the client secret is in the environment variable V (never on the command line);\nkeep it set for later refreshes',
+    (text) => {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(text))
+        throw new UsageError(
+          '--client-secret-env needs the name of an environment variable (not the secret)',
+        );
+      return text;
+    },
+  ),
+  dcr: flag(['--dcr'], 'allow dynamic client registration when no other client is at hand'),
+  dpop: flag(['--dpop'], 'ask for DPoP-bound tokens (RFC 9449), for a server that takes them'),
+  scopes: {
+    names: ['--scope'],
+    value: '<s>',
+    repeatable: true,
+    description: 'a scope to ask for (repeatable; default: what the server asks for)',
+    initial: [],
+    add: (held: readonly string[], text: string) => {
+      if (text.trim() === '') throw new UsageError('--scope needs a scope name');
+      return [...held, ...text.split(/\s+/).filter(Boolean)];
+    },
+  },
+  timeoutMs: { ...TIMEOUT, description: 'give up waiting for the user after this long (default 5 minutes)' },
+} as const;
 
-export async function loginCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
-  const url = urlArgument(parsed, 'login');
+export const loginCommand = defineCommand({
+  name: 'login',
+  usage: ['[options] <url>'],
+  summary: 'log in to an OAuth-protected server',
+  about: `Logs in to the OAuth-protected MCP server at <url> and keeps the tokens in the CLI's credential store;
+tools, call and discover then use them (and refresh them) for that URL. Never starts by itself. By
+default it opens the authorization page in the browser, which comes back to a loopback port.
+With --json it prints the result as JSON: issuer, resource, scopes, expiresAt, refreshable.
+Prints the issuer, scopes and expiry, never a token. Logins are kept in the OS credential store
+(service autos-mcp/oauth.cli: the Secret Service on Linux, the macOS Keychain, Windows Credential
+Manager); ${STORE_ENV}=<dir> keeps them in a plaintext file <dir>/cli.json (0600) instead, e.g. on
+a machine without one.
+A login that never comes back from the browser after the server restarted may be using a registration
+(--dcr) the server forgot: autos-mcp logout --forget-registration <url>, then log in again.`,
+  options: LOGIN_OPTIONS,
+  target: 'url',
+  run: login,
+});
+
+async function login(parsed: Args<typeof LOGIN_OPTIONS>, io: CliIo): Promise<number> {
+  const url = urlArgument(parsed.positionals, 'login');
   const endpoint = endpointOf(url);
   let clientSecret: string | undefined;
   if (parsed.clientSecretEnv !== undefined) {
@@ -99,76 +148,6 @@ export async function loginCommand(parsed: ParsedArgs, io: CliIo): Promise<numbe
       `  expires: ${expiry(result.expiresAt, result.refreshable)}`,
       `  store:   ${store.description}`,
     ].join('\n') + '\n',
-  );
-  return 0;
-}
-
-export async function logoutCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
-  const url = urlArgument(parsed, 'logout');
-  const endpoint = endpointOf(url);
-  const { mod, store } = await openStore();
-  const auth = mod.createOAuth({ url }, { store, wording: cliWording(url) });
-  // The registration first: its issuer may be found through the stored login that logout removes.
-  const forgotten = parsed.forgetRegistration ? await auth.forgetRegistration() : undefined;
-  const removed = await auth.logout();
-  // Read first: deleting a key that is not there would still create the store directory.
-  if ((await store.get(CLI_PREFIX + endpoint)) !== undefined) await store.delete(CLI_PREFIX + endpoint);
-  if (parsed.json) {
-    const registration = forgotten === undefined ? {} : { registrationForgotten: forgotten };
-    io.stdout.write(`${JSON.stringify({ url: shownUrl(url), removed, ...registration })}\n`);
-    return 0;
-  }
-  io.stdout.write(
-    removed
-      ? `Logged out of ${shownUrl(url)}: its tokens were removed from ${store.description}\n`
-      : `Not logged in to ${shownUrl(url)}: nothing was removed\n`,
-  );
-  if (forgotten !== undefined)
-    io.stdout.write(
-      forgotten
-        ? 'The client registered at its authorization server was forgotten: the next login registers anew (--dcr)\n'
-        : 'No client registration was stored for its authorization server\n',
-    );
-  return 0;
-}
-
-export async function authCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
-  const [sub, url, extra] = parsed.positionals;
-  if (sub !== 'status')
-    throw new UsageError(
-      sub === undefined
-        ? 'auth needs a subcommand: status'
-        : `unknown auth subcommand ${JSON.stringify(sub)}`,
-    );
-  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
-  if (url !== undefined && !/^https?:\/\//i.test(url))
-    throw new UsageError(`${JSON.stringify(url.slice(0, 200))} is not a URL`);
-  const { mod, store } = await openStore();
-  if (url !== undefined) {
-    endpointOf(url);
-    const status = await mod.createOAuth({ url }, { store }).status();
-    io.stdout.write(parsed.json ? `${JSON.stringify(status)}\n` : statusText(status, true));
-    return 0;
-  }
-  const statuses: OAuthStatus[] = [];
-  for (const endpoint of await mod.storedLogins(store)) {
-    try {
-      statuses.push(await mod.createOAuth({ url: endpoint }, { store }).status());
-    } catch (error) {
-      if (!(error instanceof McpError && error.kind === 'config')) throw error;
-      // an entry this version cannot read: left out of the list
-    }
-  }
-  if (parsed.json) {
-    io.stdout.write(`${JSON.stringify({ store: store.description, logins: statuses })}\n`);
-    return 0;
-  }
-  if (statuses.length === 0) {
-    io.stdout.write(`No stored logins (${store.description})\n`);
-    return 0;
-  }
-  io.stdout.write(
-    `Stored logins (${store.description}):\n${statuses.map((s) => statusText(s, false)).join('')}`,
   );
   return 0;
 }

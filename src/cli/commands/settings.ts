@@ -1,72 +1,91 @@
 /**
- * `autos-mcp settings set|get|list|rm`, and `--settings <name>` as the target (or the secrets) of `tools`,
- * `call` and `discover`. Settings live in the OS credential store by default (`autos-mcp/settings`); the
- * plaintext file backend only when asked for by name (`--plaintext-file`, or the environment variable
- * `AUTOS_MCP_SETTINGS_BACKEND`, with `AUTOS_MCP_SETTINGS_DIR` for its directory). The settings module is
- * loaded with a dynamic import, and only by these commands, so a plain `tools`/`call` never loads it.
+ * `autos-mcp settings set|get|list|rm`: named server configs, full or partial, in the OS credential store
+ * by default (the plaintext file backend only when asked for by name: `--plaintext-file`, or
+ * `AUTOS_MCP_SETTINGS_BACKEND`, with `AUTOS_MCP_SETTINGS_DIR` for its directory). `--settings <name>` on
+ * `tools`, `call`, `discover` and `types` uses them (`settings/target.ts`).
  *
  * Secret values (`env` values, `headers` values, `authToken`) never come from the command line: `set`
- * reads them from stdin (one line each, in the order the options were given) or from a hidden prompt on a
- * terminal, and `get` masks them unless `--reveal`. No message ever shows one.
- *
- * This file checks the command line and runs `get`, `list` and `rm`; `set` is `set.ts`, `--settings`
- * `target.ts`, the backend `store.ts`, reading secrets `stdin.ts` and `prompt.ts`.
+ * reads them from stdin or a hidden prompt (`settings/set.ts`), and `get` masks them unless `--reveal`.
  */
-import { type ParsedArgs, UsageError } from '../args.js';
+import { type Args, defineCommand } from '../command.js';
 import { safeText } from '../format.js';
-import type { CliIo } from '../main.js';
-import { configLines, maskConfig } from './mask.js';
-import { setCommand } from './set.js';
-import { NAME, openCliSettings } from './store.js';
+import type { CliIo } from '../io.js';
+import { configLines, maskConfig } from '../settings/mask.js';
+import { GET_OPTIONS, SET_OPTIONS, STORE_ONLY_OPTIONS } from '../settings/options.js';
+import { setCommand } from '../settings/set.js';
+import { NAME, openCliSettings, SETTINGS_BACKEND_ENV, SETTINGS_DIR_ENV } from '../settings/store.js';
+import { UsageError } from '../usage-error.js';
 
-function checkName(name: string | undefined, sub: string): string {
+/** The one name word of `set`, `get` and `rm`, checked. */
+function nameArgument(positionals: readonly string[], sub: string): string {
+  const [name, extra] = positionals;
   if (name === undefined) throw new UsageError(`settings ${sub} needs a name`);
   if (!NAME.test(name))
     throw new UsageError(
       'a settings name is 1-64 characters of A-Z a-z 0-9 . _ - and starts with a letter or digit',
     );
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(extra))}`);
   return name;
 }
 
-export async function settingsCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
-  const [sub, name, extra] = parsed.positionals;
-  if (parsed.settingsName !== undefined)
-    throw new UsageError('--settings is an option of tools, call and discover');
-  if (parsed.protocol !== undefined) throw new UsageError('--protocol is not an option of settings');
-  if (parsed.serverCommand !== undefined && (sub === 'get' || sub === 'list' || sub === 'rm'))
-    throw new UsageError(`settings ${sub} takes nothing after --`);
-  if (sub === 'get' || sub === 'list' || sub === 'rm') {
-    const misplaced = [
-      ...parsed.settingsOptions.filter((o) => o !== '--reveal'),
-      ...parsed.secretItems.map((i) => (i.kind === 'authToken' ? '--auth-token' : `--${i.kind}`)),
-      ...(parsed.cwd !== undefined ? ['--cwd'] : []),
-    ][0];
-    if (misplaced !== undefined) throw new UsageError(`${misplaced} is an option of settings set`);
-  }
-  if (sub !== 'get' && parsed.reveal) throw new UsageError('--reveal is an option of settings get');
-  switch (sub) {
-    case 'set':
-      if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(extra))}`);
-      return setCommand(parsed, checkName(name, 'set'), io);
-    case 'get':
-      if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(extra))}`);
-      return getCommand(parsed, checkName(name, 'get'), io);
-    case 'list':
-      if (name !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(name))}`);
-      return listCommand(parsed, io);
-    case 'rm':
-      if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(extra))}`);
-      return rmCommand(parsed, checkName(name, 'rm'), io);
-    default:
-      throw new UsageError(
-        sub === undefined
-          ? 'settings needs a subcommand: set, get, list or rm'
-          : `unknown settings subcommand ${JSON.stringify(safeText(sub.slice(0, 40)))}`,
-      );
-  }
-}
+export const settingsCommand = defineCommand({
+  name: 'settings',
+  usage: [],
+  synopsis: 'set|get|list|rm [<name>]',
+  summary: 'saved server configs and secrets (OS credential store)',
+  about: `Named server configs, full or partial (only the secrets, or a whole server), kept in the OS credential
+store. Use them with --settings <name> on tools, call, discover and types.
+  set             saves; merged into settings of the same name (env and headers one level deep)
+                  unless --replace. Secret VALUES are never taken from the command line: for each
+                  --env KEY, --header NAME and --auth-token, in the order given, one line is read from
+                  stdin, or asked for at a hidden prompt on a terminal (nothing echoed)
+  get             prints the settings with every secret masked (•••• (40 chars)); --reveal shows them
+  list, rm        the names saved; remove one (exit code 0 whether or not it was there)
+--plaintext-file keeps them in a plaintext file (0600) instead: ~/.config/autos-mcp/oauth/settings.json
+on Linux, or $${SETTINGS_DIR_ENV}/settings.json; also ${SETTINGS_BACKEND_ENV}=plaintext-file (a note on
+stderr says when it is used).
+No OS credential store (e.g. no Secret Service on Linux): an error that names the fix, exit code 2.
+Ctrl-C at a prompt: nothing is saved, exit code 130.
+Example: printf '%s\\n' "$API_KEY" | autos-mcp settings set demo --env API_KEY`,
+  options: {},
+  target: 'none',
+  subcommands: [
+    defineCommand({
+      name: 'settings set',
+      usage: [
+        '<name> [--env KEY]... [--header NAME]... [--auth-token] [options]',
+        '<name> --json-config < config.json',
+      ],
+      options: SET_OPTIONS,
+      target: 'command',
+      run: (args, io) => setCommand(args, nameArgument(args.positionals, 'set'), io),
+    }),
+    defineCommand({
+      name: 'settings get',
+      usage: ['<name> [--reveal] [--json]'],
+      options: GET_OPTIONS,
+      target: 'none',
+      run: get,
+    }),
+    defineCommand({
+      name: 'settings list',
+      usage: ['[--json]'],
+      options: STORE_ONLY_OPTIONS,
+      target: 'none',
+      run: list,
+    }),
+    defineCommand({
+      name: 'settings rm',
+      usage: ['<name>'],
+      options: STORE_ONLY_OPTIONS,
+      target: 'none',
+      run: rm,
+    }),
+  ],
+});
 
-async function getCommand(parsed: ParsedArgs, name: string, io: CliIo): Promise<number> {
+async function get(parsed: Args<typeof GET_OPTIONS>, io: CliIo): Promise<number> {
+  const name = nameArgument(parsed.positionals, 'get');
   const { settings, where } = await openCliSettings(parsed, io);
   const config = (await settings.load(name)) ?? {};
   const shown = parsed.reveal ? config : maskConfig(config);
@@ -78,7 +97,9 @@ async function getCommand(parsed: ParsedArgs, name: string, io: CliIo): Promise<
   return 0;
 }
 
-async function listCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
+async function list(parsed: Args<typeof STORE_ONLY_OPTIONS>, io: CliIo): Promise<number> {
+  const [extra] = parsed.positionals;
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(extra))}`);
   const { settings, where } = await openCliSettings(parsed, io);
   const names = await settings.list();
   if (parsed.json) io.stdout.write(`${JSON.stringify({ store: where, names })}\n`);
@@ -87,7 +108,8 @@ async function listCommand(parsed: ParsedArgs, io: CliIo): Promise<number> {
   return 0;
 }
 
-async function rmCommand(parsed: ParsedArgs, name: string, io: CliIo): Promise<number> {
+async function rm(parsed: Args<typeof STORE_ONLY_OPTIONS>, io: CliIo): Promise<number> {
+  const name = nameArgument(parsed.positionals, 'rm');
   const { settings, where } = await openCliSettings(parsed, io);
   const removed = await settings.remove(name);
   if (parsed.json) io.stdout.write(`${JSON.stringify({ name, removed })}\n`);
