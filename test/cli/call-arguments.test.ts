@@ -4,17 +4,18 @@
  * the old JSON form, a URL target first or last, and usage errors (exit 2) found before tools/call is sent.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { builtBin } from '../helpers/built-package.js';
 import { must } from '../helpers/must.js';
-import { npmEnv } from '../helpers/npm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'dist/bin.js');
+/** The binary built from the current sources, once per test run (test/helpers/built-package.ts). */
+const BIN = await builtBin();
 const DEMO = ['--', process.execPath, BIN, 'demo-server'];
 const dir = mkdtempSync(path.join(tmpdir(), 'autos-mcp-call-arguments-'));
 
@@ -69,7 +70,6 @@ let http: ChildProcess | undefined;
 let httpUrl = '';
 
 before(async () => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
   const server = spawn(process.execPath, ['examples/demo-server.mjs', '--http', '0', '--json-response'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'ignore'],

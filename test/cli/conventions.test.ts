@@ -12,11 +12,13 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_VERSION } from '../../src/version.js';
+import { builtBin } from '../helpers/built-package.js';
 import { must } from '../helpers/must.js';
 import { npmEnv } from '../helpers/npm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'dist/bin.js');
+/** The binary built from the current sources, once per test run (test/helpers/built-package.ts). */
+const BIN = await builtBin();
 const DEMO = ['--', process.execPath, BIN, 'demo-server'];
 const dir = mkdtempSync(path.join(tmpdir(), 'autos-mcp-conventions-'));
 
@@ -96,7 +98,6 @@ let http: ChildProcess | undefined;
 let httpUrl = '';
 
 before(async () => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
   // An HTTP target: the SDK-based example server on a free loopback port.
   const server = spawn(process.execPath, ['examples/demo-server.mjs', '--http', '0', '--json-response'], {
     cwd: ROOT,
@@ -358,6 +359,9 @@ const onEnd = () => process.exit(0);`,
   }, () => {
     const consumer = mkdtempSync(path.join(tmpdir(), 'autos-mcp-demo-pack-'));
     try {
+      // npm pack takes the repository's dist/: built now, so what is packed is the current source (as
+      // test/package/package.test.ts does), never a dist/ left by an older build.
+      execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
       const tarball = must(
         execFileSync('npm', ['pack', '--silent', '--pack-destination', consumer], {
           cwd: ROOT,

@@ -6,16 +6,17 @@
  * marks the drift, and pinning again approves the change.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, before, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { npmEnv } from '../helpers/npm.js';
+import { builtBin } from '../helpers/built-package.js';
 import { type Dirs, dirs } from '../servers/helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'dist/bin.js');
+/** The binary built from the current sources, once per test run (test/helpers/built-package.ts). */
+const BIN = await builtBin();
 const DRIFTING = path.join(ROOT, 'test/fixtures/drifting-tools.mjs');
 
 let d: Dirs;
@@ -23,9 +24,6 @@ beforeEach(() => {
   d = dirs();
 });
 afterEach(() => d.cleanup());
-before(() => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
-});
 
 function cli(args: string[], env: Record<string, string> = {}) {
   const base: Record<string, string> = {};

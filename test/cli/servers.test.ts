@@ -7,16 +7,17 @@
  * and terminal safety of names from a file.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, before, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { npmEnv } from '../helpers/npm.js';
+import { builtBin } from '../helpers/built-package.js';
 import { type Dirs, dirs } from '../servers/helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'dist/bin.js');
+/** The binary built from the current sources, once per test run (test/helpers/built-package.ts). */
+const BIN = await builtBin();
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const DEMO = { command: process.execPath, args: [BIN, 'demo-server'] };
 
@@ -25,10 +26,6 @@ beforeEach(() => {
   d = dirs();
 });
 afterEach(() => d.cleanup());
-
-before(() => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
-});
 
 function cli(args: string[], env: Record<string, string> = {}, cwd = d.proj) {
   const base: Record<string, string> = {};

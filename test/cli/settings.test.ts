@@ -9,17 +9,18 @@
  * on purpose (to show the secret reached it) are the one exception, kept out of that list.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { builtBin } from '../helpers/built-package.js';
 import { must } from '../helpers/must.js';
-import { npmEnv } from '../helpers/npm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'dist/bin.js');
+/** The binary built from the current sources, once per test run (test/helpers/built-package.ts). */
+const BIN = await builtBin();
 const DEMO = ['--', process.execPath, 'examples/demo-server.mjs'];
 const PRINT_ENV = ['--', process.execPath, 'test/fixtures/print-env.mjs'];
 
@@ -74,7 +75,6 @@ function storeFile(): Record<string, unknown> {
 }
 
 before(() => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
   dir = tempDir('autos-mcp-cli-settings-');
 });
 
