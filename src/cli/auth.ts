@@ -4,7 +4,8 @@
  * directory; the environment variable `AUTOS_MCP_OAUTH_STORE` names another directory). The OAuth module is
  * loaded with a dynamic import, and only once a login is at hand, so the stdio path and a cold start never
  * load it, and a server without OAuth is unaffected. The actions `login`, `logout` and `auth status` are
- * `auth-commands.ts`; what they print, `auth-text.ts`; the hint after a refusal, `login-hint.ts`.
+ * `commands/login.ts`, `commands/logout.ts` and `commands/auth.ts`; what they print, `auth-text.ts`; the
+ * hint after a refusal, `login-hint.ts`.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';

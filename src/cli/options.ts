@@ -121,7 +121,7 @@ export const TRUST_PROJECT = flag(
 
 export const PLAINTEXT_FILE = flag(
   ['--plaintext-file'],
-  'the saved settings are in the plaintext file, not the OS credential store (see autos-mcp settings --help)',
+  'with --settings: the saved settings are in the plaintext file (see autos-mcp settings --help)',
 );
 
 /** The options of a connection to a server: how to speak to it, and what a stdio or HTTP target gets. */

@@ -1,7 +1,7 @@
 /**
  * A server target on the command line: a URL (first or last among the words), everything after `--` (a
  * command and its arguments, never a shell string), or neither (a configured server or `--settings`, see
- * `servers.ts` and `settings/target.ts`); and the connection options that apply to the one given.
+ * `configured-target.ts` and `settings/target.ts`); and the connection options that apply to the one given.
  */
 import type { ServerConfig } from '../client/index.js';
 import { mergeConfig } from '../session/merge.js';
