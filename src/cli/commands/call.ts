@@ -66,24 +66,17 @@ function hasTarget(args: CallArgs): boolean {
   );
 }
 
-/** An unknown tool name, found in the server's list before anything was called. */
-export class UnknownToolError extends UsageError {
-  readonly tool: string;
-  /** The closest names the server lists. */
-  readonly suggestions: string[];
-  /** Every name the server lists, when there are few (up to 20). */
-  readonly tools: string[] | undefined;
-  constructor(tool: string, names: readonly string[], listWith: string) {
-    const suggestions = closestNames(tool, names);
-    const tools = names.length <= FEW_TOOLS ? [...names] : undefined;
-    super(unknownToolMessage(tool, names, listWith), {
-      details: { tool, suggestions, ...(tools === undefined ? {} : { tools }) },
-      help: false,
-    });
-    this.tool = tool;
-    this.suggestions = suggestions;
-    this.tools = tools;
-  }
+/**
+ * An unknown tool name, found in the server's list before anything was called: a usage error whose
+ * `--json` document also has `tool`, the closest names (`suggestions`) and, when there are few (up to
+ * 20), every name the server lists (`tools`).
+ */
+function unknownTool(tool: string, names: readonly string[], listWith: string): UsageError {
+  const tools = names.length <= FEW_TOOLS ? { tools: [...names] } : {};
+  return new UsageError(unknownToolMessage(tool, names, listWith), {
+    details: { tool, suggestions: closestNames(tool, names), ...tools },
+    help: false,
+  });
 }
 
 /** How the target is named in a hint: the configured server's name, or `<target>`. */
@@ -92,7 +85,7 @@ function targetWord(configuredName: string | undefined): string {
 }
 
 /**
- * The tool `name` from the server's list, or an `UnknownToolError` with the closest names. A tool the
+ * The tool `name` from the server's list, or a usage error with the closest names. A tool the
  * client left out (malformed) is returned as undefined: `callTool` then refuses it with the reason. A
  * server that cannot list its tools (a JSON-RPC error) is not checked.
  */
@@ -107,7 +100,7 @@ async function checkToolName(client: Client, name: string, listWith: string): Pr
   const tool = list.tools.find((t) => t.name === name);
   if (tool !== undefined || list.excluded.some((t) => t.name === name)) return tool;
   const names = list.tools.map((t) => t.name);
-  throw new UnknownToolError(name, names, listWith);
+  throw unknownTool(name, names, listWith);
 }
 
 /** `call <tool> --help <target>`: connects, lists, prints that tool's parameters; calls nothing. */
