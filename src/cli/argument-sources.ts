@@ -6,7 +6,7 @@
 import { open } from 'node:fs/promises';
 import type { SourceText } from './argument-words.js';
 import { safeText } from './format.js';
-import type { SecretInput } from './settings/stdin.js';
+import type { SecretInput } from './io.js';
 
 /** The most bytes read from one file or from stdin for the arguments of one call (4 MiB). */
 export const MAX_SOURCE_BYTES = 4 * 1024 * 1024;

@@ -3,8 +3,9 @@
  * (stdin), checked for syntax only: no schema needed, nothing read. Pure; files and stdin are read by the
  * shell (`argument-sources.ts`), and the schema types the values (`tool-arguments.ts`).
  */
-import { UsageError } from './args.js';
+
 import { safeText } from './format.js';
+import { UsageError } from './usage-error.js';
 
 /** Most problems reported. */
 export const MAX_PROBLEMS = 10;

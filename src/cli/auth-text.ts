@@ -4,7 +4,7 @@
  */
 import type { LoginPrompt, OAuthStatus } from '../oauth/index.js';
 import { safeText } from './format.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './io.js';
 
 /** `url` for messages: origin and path only (a query or a fragment may carry a secret). */
 export function shownUrl(url: string): string {

@@ -4,7 +4,8 @@
  * directory; the environment variable `AUTOS_MCP_OAUTH_STORE` names another directory). The OAuth module is
  * loaded with a dynamic import, and only once a login is at hand, so the stdio path and a cold start never
  * load it, and a server without OAuth is unaffected. The actions `login`, `logout` and `auth status` are
- * `auth-commands.ts`; what they print, `auth-text.ts`; the hint after a refusal, `login-hint.ts`.
+ * `commands/login.ts`, `commands/logout.ts` and `commands/auth.ts`; what they print, `auth-text.ts`; the
+ * hint after a refusal, `login-hint.ts`.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -13,10 +14,10 @@ import type { ServerConfig } from '../client/index.js';
 import type { CredentialStore, OAuth, OAuthConfig } from '../oauth/index.js';
 import type { Wording } from '../oauth/options.js';
 import { configDir } from '../store/paths.js';
-import { UsageError } from './args.js';
 import { shellWord, shownUrl } from './auth-text.js';
 import { safeText } from './format.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './io.js';
+import { UsageError } from './usage-error.js';
 
 /** The CLI's named credential store: `oauth.cli` in the OS credential store, or `<dir>/cli.json`. */
 export const CLI_STORE = 'cli';
@@ -145,4 +146,13 @@ export async function storedLogin(config: ServerConfig, io: CliIo): Promise<OAut
     io.stderr.write(`warning: the stored login was not used: ${safeText(why)}\n`);
     return undefined;
   }
+}
+
+/** The one URL word of `login` / `logout`. */
+export function urlArgument(positionals: readonly string[], command: string): string {
+  const [url, extra] = positionals;
+  if (url === undefined) throw new UsageError(`${command} needs the server's URL`);
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
+  if (!/^https?:\/\//i.test(url)) throw new UsageError(`${JSON.stringify(url.slice(0, 200))} is not a URL`);
+  return url;
 }

@@ -6,20 +6,39 @@
 import type { ConnectOptions, ServerConfig } from '../client/index.js';
 import { type Client, connect } from '../client/index.js';
 import type { Settings } from '../settings/settings.js';
-import { checkTargetOptions, type ParsedArgs } from './args.js';
 import { storedLogin } from './auth.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './io.js';
 import { targetWithSettings } from './settings/target.js';
+import { checkTargetOptions, type TargetLine } from './target.js';
 
-/** The target of `tools`, `call` and `discover`, with the options that do not apply to it refused. */
+/** A resolved target: the config to connect with, and the saved settings it used (for `envFrom`). */
+export interface Target {
+  readonly config: ServerConfig;
+  readonly settings?: Settings;
+}
+
+/** A resolved target, with the words left once it was taken out and the configured server it named. */
+export interface ResolvedTarget extends Target {
+  /** The command line's words without the target (`call`: the tool and its arguments). */
+  readonly words: string[];
+  /** The configured server named (`NAME` of `tools NAME`, `call NAME.TOOL`), for hints that echo it. */
+  readonly configuredName?: string;
+}
+
+/** The target of `tools`, `call`, `discover` and `types`, with the options that do not apply to it refused. */
 export async function resolveTarget(
-  parsed: ParsedArgs,
+  args: Omit<TargetLine, 'positionals' | 'configuredName'> & { readonly positionals: readonly string[] },
   io: CliIo,
-): Promise<{ config: ServerConfig; settings?: Settings }> {
-  const { configuredTarget } = await import('./servers.js');
-  const target = await targetWithSettings(parsed, io, await configuredTarget(parsed));
-  checkTargetOptions(parsed, target.config);
-  return target;
+): Promise<ResolvedTarget> {
+  const line: TargetLine = { ...args, positionals: [...args.positionals] };
+  const { configuredTarget } = await import('./configured-target.js');
+  const target = await targetWithSettings(line, io, await configuredTarget(line));
+  checkTargetOptions(line, target.config);
+  return {
+    ...target,
+    words: line.positionals,
+    ...(line.configuredName === undefined ? {} : { configuredName: line.configuredName }),
+  };
 }
 
 /**
@@ -28,7 +47,7 @@ export async function resolveTarget(
  * warns once on stderr about what the server wrote to stdout besides MCP messages (skipped, not fatal).
  */
 export async function withServer<T>(
-  target: { config: ServerConfig; settings?: Settings },
+  target: Target,
   io: CliIo,
   fn: (client: Client) => Promise<T>,
 ): Promise<T> {

@@ -3,7 +3,7 @@
  * document on stdout).
  */
 
-import type { CliIo } from './main.js';
+import type { CliIo } from './io.js';
 import { CANCELLED_EXIT } from './settings/prompt.js';
 
 /** Exit codes: stable, documented in docs/cli.md. */
@@ -25,7 +25,7 @@ export function usageError(
   json: boolean,
   message: string,
   help: string | undefined,
-  extra: Record<string, unknown> = {},
+  extra: Readonly<Record<string, unknown>> = {},
 ): number {
   if (json) io.stdout.write(`${JSON.stringify({ error: { kind: 'usage', message, ...extra } })}\n`);
   io.stderr.write(help === undefined ? `${message}\n` : `${message}\n\n${help}\n`);

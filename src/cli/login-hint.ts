@@ -4,16 +4,16 @@
  */
 import { isMcpError } from '../client/index.js';
 import type { AuthChallenge } from '../errors/index.js';
-import { type ParsedArgs, targetUrl } from './args.js';
 import { shellWord, shownUrl } from './auth-text.js';
+import { targetUrl } from './target.js';
 
 /**
  * The URL a failed `tools`/`call`/`discover` would log in to, for the `run: autos-mcp login` line:
  * an HTTP target without `AUTOS_MCP_TOKEN` (with a token of its own, a login would not be used).
  */
-export function loginHintTarget(parsed: ParsedArgs): string | undefined {
+export function loginHintTarget(line: Parameters<typeof targetUrl>[0]): string | undefined {
   if (process.env['AUTOS_MCP_TOKEN']) return undefined;
-  return targetUrl(parsed);
+  return targetUrl(line);
 }
 
 /**

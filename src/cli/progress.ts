@@ -6,15 +6,7 @@
  */
 import type { Progress } from '../client/index.js';
 import { fitColumns, terminalText } from '../internal/terminal-text.js';
-
-export interface ProgressSink {
-  write(text: string): unknown;
-  isTTY?: boolean;
-  /** The terminal's width (a TTY stream's `columns`); 80 when not known. */
-  columns?: number;
-  on?(event: 'resize', listener: () => void): unknown;
-  off?(event: 'resize', listener: () => void): unknown;
-}
+import type { OutputSink } from './io.js';
 
 /** Erase the current line and go to its start. */
 const CLEAR = '\r\x1b[2K';
@@ -35,7 +27,7 @@ export function progressLine(p: Progress, columns: number, width = 24): string {
   return fitColumns(`${bar}${count}${message}`.trimEnd(), room);
 }
 
-export function progressBar(sink: ProgressSink, width = 24): { update(p: Progress): void; done(): void } {
+export function progressBar(sink: OutputSink, width = 24): { update(p: Progress): void; done(): void } {
   let drawn = false;
   let last: Progress | undefined;
   const columns = (): number =>

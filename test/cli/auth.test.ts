@@ -9,7 +9,7 @@
  * code, the PKCE code_verifier (any printed string whose S256 is a challenge the server saw), the client secret.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +17,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { approveInBrowser, type Browser, launchBrowser } from '../helpers/browser.js';
+import { builtBin } from '../helpers/built-package.js';
 import { must } from '../helpers/must.js';
-import { npmEnv } from '../helpers/npm.js';
 import {
   type AuthorizationServer,
   NATIVE_CLIENT,
@@ -27,7 +27,8 @@ import {
 import { type ProtectedMcpServer, startProtectedMcpServer } from '../helpers/protected-mcp.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'dist/bin.js');
+/** The binary built from the current sources, once per test run (test/helpers/built-package.ts). */
+const BIN = await builtBin();
 
 /** A native client with a secret (confidential, device grant allowed): its secret must never be printed. */
 const SECRET_CLIENT = {
@@ -151,10 +152,6 @@ async function deviceLogin(
   await as.approveDevice(must(userCode, 'a user code'));
   return { run: await login.done, userCode: must(userCode, 'a user code') };
 }
-
-before(() => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
-});
 
 after(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 /**
- * CLI conventions, through the built binary as a user runs it: --version, --json usage errors, options
+ * CLI conventions, through `main(argv, io)` in this process (the built binary where only it will do): --version, --json usage errors, options
  * that do not apply to the target, unknown tool names caught against tools/list, parameters in `tools`
  * and `call <tool> --help`, where the target goes, the result printed before a lingering server is
  * closed, and the bundled demo server (`autos-mcp demo-server`), also from a packed and installed copy.
@@ -12,22 +12,20 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_VERSION } from '../../src/version.js';
+import { builtBin } from '../helpers/built-package.js';
 import { must } from '../helpers/must.js';
 import { npmEnv } from '../helpers/npm.js';
+import { runMain } from './in-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'dist/bin.js');
+/** The binary built from the current sources, once per test run (test/helpers/built-package.ts). */
+const BIN = await builtBin();
 const DEMO = ['--', process.execPath, BIN, 'demo-server'];
 const dir = mkdtempSync(path.join(tmpdir(), 'autos-mcp-conventions-'));
 
-function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const run = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: options.cwd ?? ROOT,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, ...options.env },
-  });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+/** Runs the CLI in this process (the demo server it starts is the built binary). */
+async function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  return runMain(args, { cwd: options.cwd ?? ROOT, env: options.env ?? {} });
 }
 
 /** A line-JSON server written for one test: lists `TOOLS`, records every request in the file named by its first argument. */
@@ -96,7 +94,6 @@ let http: ChildProcess | undefined;
 let httpUrl = '';
 
 before(async () => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
   // An HTTP target: the SDK-based example server on a free loopback port.
   const server = spawn(process.execPath, ['examples/demo-server.mjs', '--http', '0', '--json-response'], {
     cwd: ROOT,
@@ -120,18 +117,18 @@ after(() => {
 });
 
 describe('CLI conventions', () => {
-  test('--version and -V print the package version; with --json as a document', () => {
+  test('--version and -V print the package version; with --json as a document', async () => {
     for (const flag of ['--version', '-V']) {
-      const run = cli([flag]);
+      const run = await cli([flag]);
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.stdout, `${PACKAGE_VERSION}\n`);
     }
-    const json = cli(['--version', '--json']);
+    const json = await cli(['--version', '--json']);
     assert.deepEqual(JSON.parse(json.stdout), { version: PACKAGE_VERSION });
-    assert.match(cli(['--help']).stdout, /-V, --version/);
+    assert.match((await cli(['--help'])).stdout, /-V, --version/);
   });
 
-  test('with --json, a usage error is one {"error": {"kind": "usage"}} document on stdout, exit 2', () => {
+  test('with --json, a usage error is one {"error": {"kind": "usage"}} document on stdout, exit 2', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['tools', '--json', '--bogus', ...DEMO], /unknown option --bogus/],
       [['--json', 'frobnicate'], /unknown command "frobnicate"/],
@@ -142,7 +139,7 @@ describe('CLI conventions', () => {
       [['tools', '--json', '--timeout', 'soon', ...DEMO], /--timeout needs/],
     ];
     for (const [args, message] of cases) {
-      const run = cli(args);
+      const run = await cli(args);
       assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
       const doc = JSON.parse(run.stdout) as { error: { kind: string; message: string } };
       assert.equal(doc.error.kind, 'usage', args.join(' '));
@@ -150,66 +147,69 @@ describe('CLI conventions', () => {
       assert.equal(run.stdout.trim().split('\n').length, 1, 'exactly one document');
     }
     // Without --json, stdout stays empty and the message is on stderr.
-    const plain = cli(['frobnicate']);
+    const plain = await cli(['frobnicate']);
     assert.equal(plain.code, 2);
     assert.equal(plain.stdout, '');
     assert.match(plain.stderr, /unknown command/);
   });
 
-  test('options that do not apply to the target are refused with exit 2, naming the option', () => {
+  test('options that do not apply to the target are refused with exit 2, naming the option', async () => {
     // Had the server been started, this command would fail with a spawn error (exit 3).
     const missing = ['--', 'autos-mcp-no-such-command'];
-    const header = cli(['tools', '--header', 'X-A: b', ...missing]);
+    const header = await cli(['tools', '--header', 'X-A: b', ...missing]);
     assert.equal(header.code, 2, header.stderr);
     assert.match(header.stderr, /^--header applies to an HTTP target/);
     for (const option of [
       ['--env', 'A=b'],
       ['--cwd', '/tmp'],
     ]) {
-      const run = cli(['tools', '--json', ...option, httpUrl]);
+      const run = await cli(['tools', '--json', ...option, httpUrl]);
       assert.equal(run.code, 2, run.stderr);
       const doc = JSON.parse(run.stdout) as { error: { kind: string; message: string } };
       assert.match(doc.error.message, new RegExp(`^${option[0]} applies to a server started as a command`));
     }
     // The same options where they do apply are taken.
-    assert.equal(cli(['tools', '--header', 'X-A: b', httpUrl]).code, 0);
-    assert.equal(cli(['tools', '--env', 'A=b', '--cwd', tmpdir(), ...DEMO]).code, 0);
+    assert.equal((await cli(['tools', '--header', 'X-A: b', httpUrl])).code, 0);
+    assert.equal((await cli(['tools', '--env', 'A=b', '--cwd', tmpdir(), ...DEMO])).code, 0);
     // demo and demo-server take no target options.
-    assert.equal(cli(['demo', '--header', 'X-A: b']).code, 2);
-    assert.equal(cli(['demo-server', 'extra']).code, 2);
+    assert.equal((await cli(['demo', '--header', 'X-A: b'])).code, 2);
+    assert.equal((await cli(['demo-server', 'extra'])).code, 2);
   });
 
-  test('an unknown tool is caught against tools/list before any call is sent: exit 2, closest names', () => {
+  test('an unknown tool is caught against tools/list before any call is sent: exit 2, closest names', async () => {
     const log = path.join(dir, 'unknown.log');
     const target = ['--', process.execPath, LENIENT, log];
-    const run = cli(['call', 'search_issuse', '{"query":"x"}', ...target]);
+    const run = await cli(['call', 'search_issuse', '{"query":"x"}', ...target]);
     assert.equal(run.code, 2, run.stderr);
     assert.equal(run.stdout, '');
     assert.match(run.stderr, /unknown tool "search_issuse".*did you mean: search_issues\?/);
     assert.deepEqual(calls(log), ['initialize', 'tools/list'], 'no tools/call was sent');
-    assert.match(cli(['call', 'search', ...target]).stderr, /did you mean: search_issues, search_pulls\?/);
-    const json = cli(['call', '--json', 'creat_issue', ...target]);
+    assert.match(
+      (await cli(['call', 'search', ...target])).stderr,
+      /did you mean: search_issues, search_pulls\?/,
+    );
+    const json = await cli(['call', '--json', 'creat_issue', ...target]);
     assert.equal(json.code, 2);
     const doc = JSON.parse(json.stdout) as { error: { kind: string; tool: string; suggestions: string[] } };
     assert.equal(doc.error.kind, 'usage');
     assert.equal(doc.error.tool, 'creat_issue');
     assert.deepEqual(doc.error.suggestions, ['create_issue']);
     // Nothing close: with few tools (up to 20), all their names; a huge name is bounded in the message.
-    const far = cli(['call', `zz${'q'.repeat(5000)}`, ...target]);
+    const far = await cli(['call', `zz${'q'.repeat(5000)}`, ...target]);
     assert.equal(far.code, 2);
     assert.match(far.stderr, /; its tools: search_issues, search_pulls, create_issue, painted\n/);
     assert.ok(far.stderr.length < 4000, 'the message is bounded');
-    const farJson = JSON.parse(cli(['call', '--json', 'zz', ...target]).stdout) as {
+    const farJson = JSON.parse((await cli(['call', '--json', 'zz', ...target])).stdout) as {
       error: { suggestions: string[]; tools: string[] };
     };
     assert.deepEqual(farJson.error.suggestions, []);
     assert.equal(farJson.error.tools.length, 4);
     // The same against the bundled demo server, whose own answer would be a JSON-RPC error.
-    const demo = cli(['call', 'ecoh', '{"text":"x"}', ...DEMO]);
+    const demo = await cli(['call', 'ecoh', '{"text":"x"}', ...DEMO]);
     assert.equal(demo.code, 2, demo.stderr);
     assert.match(demo.stderr, /did you mean: echo\?/);
     // A listed name is called as before.
-    const ok = cli(['call', 'search_pulls', ...target]);
+    const ok = await cli(['call', 'search_pulls', ...target]);
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(ok.stdout, 'ran search_pulls\n');
     // Of every run above, only this one sent a tools/call.
@@ -219,26 +219,26 @@ describe('CLI conventions', () => {
     );
   });
 
-  test('an unknown tool among more than 20: the closest names and the count, with the command that lists them', () => {
+  test('an unknown tool among more than 20: the closest names and the count, with the command that lists them', async () => {
     const many = fixture(
       'many.mjs',
       `const TOOLS = Array.from({ length: 30 }, (_, i) => ({ name: 'tool_' + i, inputSchema: { type: 'object' } }));
 const call = (params) => ({ content: [{ type: 'text', text: 'ran ' + params.name }] });
 const onEnd = () => process.exit(0);`,
     );
-    const near = cli(['call', 'tool_3x', '--', process.execPath, many]);
+    const near = await cli(['call', 'tool_3x', '--', process.execPath, many]);
     assert.equal(near.code, 2, near.stderr);
     assert.match(
       near.stderr,
       /did you mean: tool_3, tool_0, tool_1\? \(it lists 30 tools; autos-mcp tools <target> lists them\)/,
     );
-    const far = cli(['call', 'zzzzzzzz', '--', process.execPath, many]);
+    const far = await cli(['call', 'zzzzzzzz', '--', process.execPath, many]);
     assert.match(far.stderr, /; it lists 30 tools; autos-mcp tools <target> lists them\n/);
     assert.doesNotMatch(far.stderr, /tool_29/, 'not every name');
   });
 
-  test('tools shows each parameter: type, required or optional, default, description; server text made safe', () => {
-    const run = cli(['tools', '--', process.execPath, LENIENT]);
+  test('tools shows each parameter: type, required or optional, default, description; server text made safe', async () => {
+    const run = await cli(['tools', '--', process.execPath, LENIENT]);
     assert.equal(run.code, 0, run.stderr);
     const out = run.stdout;
     assert.match(out, /^search_issues\(query, limit, state, labels\)$/m);
@@ -249,13 +249,13 @@ const onEnd = () => process.exit(0);`,
     assert.match(out, /^search_pulls\(\)$/m);
     // ESC, C1 controls and their payloads never reach the terminal.
     assert.doesNotMatch(out, /[\x1b\x07\x9b]/);
-    const demo = cli(['tools', ...DEMO]);
+    const demo = await cli(['tools', ...DEMO]);
     assert.match(demo.stdout, /^ {4}- steps: integer, optional, default 5 — How many steps\.$/m);
   });
 
-  test("call <tool> --help shows that tool's parameters and calls nothing", () => {
+  test("call <tool> --help shows that tool's parameters and calls nothing", async () => {
     const log = path.join(dir, 'help.log');
-    const run = cli(['call', 'search_issues', '--help', '--', process.execPath, LENIENT, log]);
+    const run = await cli(['call', 'search_issues', '--help', '--', process.execPath, LENIENT, log]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^Tool search_issues$/m);
     assert.match(run.stdout, /^Parameters:$/m);
@@ -263,40 +263,40 @@ const onEnd = () => process.exit(0);`,
     assert.match(run.stdout, /^ {2}limit: integer, optional, default 10$/m);
     assert.match(run.stdout, /autos-mcp call search_issues '\{"query":"…"\}' <target>/);
     assert.deepEqual(calls(log), ['initialize', 'tools/list'], 'no tools/call was sent');
-    const painted = cli(['call', 'painted', '--help', '--', process.execPath, LENIENT]);
+    const painted = await cli(['call', 'painted', '--help', '--', process.execPath, LENIENT]);
     assert.equal(painted.code, 0, painted.stderr);
     assert.doesNotMatch(painted.stdout, /[\x1b\x07\x9b]/);
-    const unknown = cli(['call', 'serch_issues', '--help', '--', process.execPath, LENIENT]);
+    const unknown = await cli(['call', 'serch_issues', '--help', '--', process.execPath, LENIENT]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /did you mean: search_issues/);
     // Without a target, the command's help.
-    assert.match(cli(['call', 'echo', '--help']).stdout, /^Usage: autos-mcp call/);
+    assert.match((await cli(['call', 'echo', '--help'])).stdout, /^Usage: autos-mcp call/);
   });
 
-  test('the target is accepted first or last; elsewhere a usage error names the word that looked like one', () => {
+  test('the target is accepted first or last; elsewhere a usage error names the word that looked like one', async () => {
     const args = '{"text":"placed"}';
     for (const argv of [
       ['call', httpUrl, 'echo', args],
       ['call', 'echo', args, httpUrl],
       [httpUrl, 'call', 'echo', args],
     ]) {
-      const run = cli(argv);
+      const run = await cli(argv);
       assert.equal(run.code, 0, `${argv.join(' ')}: ${run.stderr}`);
       assert.equal(run.stdout, 'placed\n');
     }
-    const middle = cli(['call', 'echo', httpUrl, args]);
+    const middle = await cli(['call', 'echo', httpUrl, args]);
     assert.equal(middle.code, 2);
     assert.match(middle.stderr, new RegExp(`^"${httpUrl}" looks like the target: put it first or last`));
-    const noDashes = cli(['call', 'echo', args, 'node', 'server.mjs']);
+    const noDashes = await cli(['call', 'echo', args, 'node', 'server.mjs']);
     assert.equal(noDashes.code, 2);
     assert.match(
       noDashes.stderr,
       /^"node" looks like a server command: .*after -- \(… -- node server\.mjs\)/,
     );
-    const two = cli(['tools', httpUrl, ...DEMO]);
+    const two = await cli(['tools', httpUrl, ...DEMO]);
     assert.equal(two.code, 2);
     assert.match(two.stderr, /^two targets: /);
-    const none = cli(['call', 'echo', args]);
+    const none = await cli(['call', 'echo', args]);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /^no target: /);
   });
@@ -329,25 +329,26 @@ const onEnd = () => process.exit(0);`,
     assert.ok(printed + 1000 < exited, `printed at ${printed} ms, exited at ${exited} ms`);
   });
 
-  test('autos-mcp demo-server is a stdio MCP server (both revisions); demo uses it from any directory', () => {
-    assert.equal(cli(['call', 'echo', '{"text":"hi"}', ...DEMO]).stdout, 'hi\n');
-    const modern = cli(['call', '--protocol', '2026-07-28', 'echo', '{"text":"new"}', ...DEMO]);
+  test('autos-mcp demo-server is a stdio MCP server (both revisions); demo uses it from any directory', async () => {
+    assert.equal((await cli(['call', 'echo', '{"text":"hi"}', ...DEMO])).stdout, 'hi\n');
+    const modern = await cli(['call', '--protocol', '2026-07-28', 'echo', '{"text":"new"}', ...DEMO]);
     assert.equal(modern.code, 0, modern.stderr);
     assert.equal(modern.stdout, 'new\n');
-    const auto = cli(['discover', '--protocol', 'auto', ...DEMO]);
+    const auto = await cli(['discover', '--protocol', 'auto', ...DEMO]);
     assert.match(auto.stdout, /protocol version: 2026-07-28/);
-    const slow = cli(['call', 'slow', '{"steps":2,"delayMs":10}', ...DEMO]);
+    const slow = await cli(['call', 'slow', '{"steps":2,"delayMs":10}', ...DEMO]);
     assert.equal(slow.stdout, 'done after 2 steps\n');
     assert.match(slow.stderr, /progress .*2\/2 step 2 of 2/);
-    const fail = cli(['call', 'fail', '{"reason":"bad day"}', ...DEMO]);
+    const fail = await cli(['call', 'fail', '{"reason":"bad day"}', ...DEMO]);
     assert.equal(fail.code, 1);
-    const image = cli(['call', '--json', 'image', ...DEMO]);
+    const image = await cli(['call', '--json', 'image', ...DEMO]);
     const prepared = JSON.parse(image.stdout) as { content: Array<{ mimeType: string; path: string }> };
     const png = readFileSync(must(prepared.content[0], 'an image block').path);
     assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
     rmSync(path.dirname(must(prepared.content[0], 'an image block').path), { recursive: true, force: true });
-    const demo = cli(['demo'], { cwd: dir });
-    assert.equal(demo.code, 0, demo.stderr);
+    // The built executable: it starts its own demo server from wherever it is installed.
+    const demo = spawnSync(process.execPath, [BIN, 'demo'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(demo.status, 0, demo.stderr);
     assert.match(demo.stdout, /server: autos-mcp demo-server/);
     assert.match(demo.stdout, /result\.isError === true/);
     assert.match(demo.stdout, /processes left: 0/);
@@ -355,9 +356,12 @@ const onEnd = () => process.exit(0);`,
 
   test('from a packed and installed copy: call echo -- autos-mcp demo-server, no repository files', {
     timeout: 180_000,
-  }, () => {
+  }, async () => {
     const consumer = mkdtempSync(path.join(tmpdir(), 'autos-mcp-demo-pack-'));
     try {
+      // npm pack takes the repository's dist/: built now, so what is packed is the current source (as
+      // test/package/package.test.ts does), never a dist/ left by an older build.
+      execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
       const tarball = must(
         execFileSync('npm', ['pack', '--silent', '--pack-destination', consumer], {
           cwd: ROOT,

@@ -9,17 +9,19 @@
  * on purpose (to show the secret reached it) are the one exception, kept out of that list.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { builtBin } from '../helpers/built-package.js';
 import { must } from '../helpers/must.js';
-import { npmEnv } from '../helpers/npm.js';
+import { runMain } from './in-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'dist/bin.js');
+/** The binary built from the current sources, once per test run (test/helpers/built-package.ts). */
+const BIN = await builtBin();
 const DEMO = ['--', process.execPath, 'examples/demo-server.mjs'];
 const PRINT_ENV = ['--', process.execPath, 'test/fixtures/print-env.mjs'];
 
@@ -51,22 +53,19 @@ function settingsEnv(): Record<string, string> {
   return { AUTOS_MCP_SETTINGS_BACKEND: 'plaintext-file', AUTOS_MCP_SETTINGS_DIR: dir };
 }
 
-/** Runs the CLI with `input` on stdin (a pipe, not a terminal). `scan: false` keeps it out of the secret scan. */
-function cli(
+/**
+ * Runs the CLI in this process with `input` on stdin (a stream, not a terminal). `scan: false` keeps it out of
+ * the secret scan.
+ */
+async function cli(
   args: string[],
   input = '',
   options: { scan?: boolean; env?: Record<string, string> } = {},
-): Run {
+): Promise<Run> {
   argvs.push(args);
-  const run = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 60_000,
-    input,
-    env: { ...process.env, ...settingsEnv(), ...options.env },
-  });
+  const run = await runMain(args, { cwd: ROOT, input, env: { ...settingsEnv(), ...options.env } });
   if (options.scan !== false) outputs.push(run.stdout, run.stderr);
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  return run;
 }
 
 function storeFile(): Record<string, unknown> {
@@ -74,7 +73,6 @@ function storeFile(): Record<string, unknown> {
 }
 
 before(() => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
   dir = tempDir('autos-mcp-cli-settings-');
 });
 
@@ -83,8 +81,8 @@ after(() => {
 });
 
 describe('autos-mcp settings', () => {
-  test('set --env KEY reads the value from stdin; it is saved, and shown nowhere', () => {
-    const run = cli(['settings', 'set', 'keys', '--env', 'API_KEY'], `${API_KEY}\n`);
+  test('set --env KEY reads the value from stdin; it is saved, and shown nowhere', async () => {
+    const run = await cli(['settings', 'set', 'keys', '--env', 'API_KEY'], `${API_KEY}\n`);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^Saved settings "keys" in the plaintext file .*settings\.json: env API_KEY\n$/);
     assert.match(
@@ -98,19 +96,19 @@ describe('autos-mcp settings', () => {
     assert.deepEqual(stored, { env: { API_KEY } });
   });
 
-  test('set merges into what is saved (env one level deep); --replace replaces', () => {
-    const add = cli(['settings', 'set', 'keys', '--env', 'DEMO_SECRET'], `${DEMO_SECRET}\r\n`);
+  test('set merges into what is saved (env one level deep); --replace replaces', async () => {
+    const add = await cli(['settings', 'set', 'keys', '--env', 'DEMO_SECRET'], `${DEMO_SECRET}\r\n`);
     assert.equal(add.code, 0, add.stderr);
     assert.match(add.stdout, /^Updated settings "keys" .*: env API_KEY, DEMO_SECRET\n$/);
     assert.deepEqual(storeFile()['config keys'], { env: { API_KEY, DEMO_SECRET } });
 
-    const first = cli(
+    const first = await cli(
       ['settings', 'set', 'scratch', '--env', 'A', '--env', 'B'],
       `${API_KEY}\n${DEMO_SECRET}\n`,
     );
     assert.equal(first.code, 0, first.stderr);
     assert.deepEqual(storeFile()['config scratch'], { env: { A: API_KEY, B: DEMO_SECRET } });
-    const replaced = cli(['settings', 'set', 'scratch', '--replace', '--env', 'C'], `${API_KEY}\n`);
+    const replaced = await cli(['settings', 'set', 'scratch', '--replace', '--env', 'C'], `${API_KEY}\n`);
     assert.equal(replaced.code, 0, replaced.stderr);
     assert.deepEqual(storeFile()['config scratch'], { env: { C: API_KEY } });
   });
@@ -142,28 +140,28 @@ describe('autos-mcp settings', () => {
     outputs.push(out);
     assert.equal(code, 0, out);
     assert.deepEqual(storeFile()['config open-stdin'], { env: { K: API_KEY } });
-    assert.equal(cli(['settings', 'rm', 'open-stdin']).code, 0);
+    assert.equal((await cli(['settings', 'rm', 'open-stdin'])).code, 0);
   });
 
-  test('get masks every env value with its length; --reveal shows it; --json is the config', () => {
-    const masked = cli(['settings', 'get', 'keys']);
+  test('get masks every env value with its length; --reveal shows it; --json is the config', async () => {
+    const masked = await cli(['settings', 'get', 'keys']);
     assert.equal(masked.code, 0, masked.stderr);
     assert.match(masked.stdout, new RegExp(`^    API_KEY=•••• \\(${API_KEY.length} chars\\)$`, 'm'));
     assert.match(masked.stdout, new RegExp(`^    DEMO_SECRET=•••• \\(${DEMO_SECRET.length} chars\\)$`, 'm'));
-    const json = cli(['settings', 'get', 'keys', '--json']);
+    const json = await cli(['settings', 'get', 'keys', '--json']);
     assert.deepEqual(JSON.parse(json.stdout), {
       env: { API_KEY: `•••• (${API_KEY.length} chars)`, DEMO_SECRET: `•••• (${DEMO_SECRET.length} chars)` },
     });
 
-    const revealed = cli(['settings', 'get', 'keys', '--reveal', '--json'], '', { scan: false });
+    const revealed = await cli(['settings', 'get', 'keys', '--reveal', '--json'], '', { scan: false });
     assert.equal(revealed.code, 0, revealed.stderr);
     assert.deepEqual(JSON.parse(revealed.stdout), { env: { API_KEY, DEMO_SECRET } });
-    const readable = cli(['settings', 'get', 'keys', '--reveal'], '', { scan: false });
+    const readable = await cli(['settings', 'get', 'keys', '--reveal'], '', { scan: false });
     assert.match(readable.stdout, new RegExp(`^    API_KEY=${API_KEY}$`, 'm'));
   });
 
-  test('headers and authToken are read in the order given, and masked', () => {
-    const run = cli(
+  test('headers and authToken are read in the order given, and masked', async () => {
+    const run = await cli(
       ['settings', 'set', 'api', '--url', 'https://example.com/mcp', '--header', 'X-Api-Key', '--auth-token'],
       `${HEADER_VALUE}\n${AUTH_TOKEN}\n`,
     );
@@ -173,103 +171,117 @@ describe('autos-mcp settings', () => {
       authToken: AUTH_TOKEN,
       url: 'https://example.com/mcp',
     });
-    const masked = cli(['settings', 'get', 'api']);
+    const masked = await cli(['settings', 'get', 'api']);
     assert.equal(masked.code, 0, masked.stderr);
     assert.match(masked.stdout, new RegExp(`^    X-Api-Key: •••• \\(${HEADER_VALUE.length} chars\\)$`, 'm'));
     assert.match(masked.stdout, new RegExp(`^  authToken: •••• \\(${AUTH_TOKEN.length} chars\\)$`, 'm'));
     assert.match(masked.stdout, /^ {2}url: https:\/\/example\.com\/mcp$/m);
-    const json = JSON.parse(cli(['settings', 'get', 'api', '--json']).stdout) as Record<string, unknown>;
+    const json = JSON.parse((await cli(['settings', 'get', 'api', '--json'])).stdout) as Record<
+      string,
+      unknown
+    >;
     assert.equal(json['authToken'], `•••• (${AUTH_TOKEN.length} chars)`);
     assert.deepEqual(json['headers'], { 'X-Api-Key': `•••• (${HEADER_VALUE.length} chars)` });
   });
 
-  test('a value on the command line, a missing line, an empty value: refused, nothing saved', () => {
+  test('a value on the command line, a missing line, an empty value: refused, nothing saved', async () => {
     const before = JSON.stringify(storeFile());
-    const inline = cli(['settings', 'set', 'keys', '--env', 'API_KEY=value-on-the-argv']);
+    const inline = await cli(['settings', 'set', 'keys', '--env', 'API_KEY=value-on-the-argv']);
     assert.equal(inline.code, 2);
     assert.match(inline.stderr, /--env takes only the variable's name here/);
     assert.doesNotMatch(inline.stderr + inline.stdout, /value-on-the-argv/);
-    const header = cli(['settings', 'set', 'api', '--header', 'X-Api-Key: header-on-the-argv']);
+    const header = await cli(['settings', 'set', 'api', '--header', 'X-Api-Key: header-on-the-argv']);
     assert.equal(header.code, 2);
     assert.doesNotMatch(header.stderr + header.stdout, /header-on-the-argv/);
 
-    const short = cli(['settings', 'set', 'keys', '--env', 'ONE', '--env', 'TWO'], `${API_KEY}\n`);
+    const short = await cli(['settings', 'set', 'keys', '--env', 'ONE', '--env', 'TWO'], `${API_KEY}\n`);
     assert.equal(short.code, 2);
     assert.match(short.stderr, /stdin ended after 1 line; .*missing: env TWO/);
-    const empty = cli(['settings', 'set', 'keys', '--env', 'ONE'], '\n');
+    const empty = await cli(['settings', 'set', 'keys', '--env', 'ONE'], '\n');
     assert.equal(empty.code, 2);
     assert.match(empty.stderr, /the value of env ONE is empty/);
     assert.equal(JSON.stringify(storeFile()), before);
   });
 
-  test('list, rm, and a name that is not saved', () => {
-    const list = cli(['settings', 'list']);
+  test('list, rm, and a name that is not saved', async () => {
+    const list = await cli(['settings', 'list']);
     assert.equal(list.code, 0, list.stderr);
     assert.equal(list.stdout, 'api\nkeys\nscratch\n');
-    const json = JSON.parse(cli(['settings', 'list', '--json']).stdout) as { names: string[]; store: string };
+    const json = JSON.parse((await cli(['settings', 'list', '--json'])).stdout) as {
+      names: string[];
+      store: string;
+    };
     assert.deepEqual(json.names, ['api', 'keys', 'scratch']);
     assert.match(json.store, /plaintext file/);
 
-    const rm = cli(['settings', 'rm', 'scratch']);
+    const rm = await cli(['settings', 'rm', 'scratch']);
     assert.equal(rm.code, 0, rm.stderr);
     assert.match(rm.stdout, /^Removed settings "scratch"/);
-    const again = cli(['settings', 'rm', 'scratch']);
+    const again = await cli(['settings', 'rm', 'scratch']);
     assert.equal(again.code, 0);
     assert.match(again.stdout, /nothing was removed/);
-    const gone = cli(['settings', 'get', 'scratch']);
+    const gone = await cli(['settings', 'get', 'scratch']);
     assert.equal(gone.code, 2);
     assert.match(gone.stderr, /no settings named "scratch"/);
-    assert.equal(cli(['settings', 'list']).stdout, 'api\nkeys\n');
+    assert.equal((await cli(['settings', 'list'])).stdout, 'api\nkeys\n');
   });
 
-  test('usage: subcommands, names, options in the wrong place, a bad backend name', () => {
-    assert.equal(cli(['settings']).code, 2);
-    assert.equal(cli(['settings', 'frob']).code, 2);
-    assert.equal(cli(['settings', 'get']).code, 2);
-    assert.equal(cli(['settings', 'get', '../etc']).code, 2);
-    assert.equal(cli(['settings', 'set', 'x']).code, 2); // nothing to save
+  test('usage: subcommands, names, options in the wrong place, a bad backend name', async () => {
+    assert.equal((await cli(['settings'])).code, 2);
+    assert.equal((await cli(['settings', 'frob'])).code, 2);
+    assert.equal((await cli(['settings', 'get'])).code, 2);
+    assert.equal((await cli(['settings', 'get', '../etc'])).code, 2);
+    assert.equal((await cli(['settings', 'set', 'x'])).code, 2); // nothing to save
     assert.match(
-      cli(['settings', 'get', 'keys', '--auth-token']).stderr,
+      (await cli(['settings', 'get', 'keys', '--auth-token'])).stderr,
       /--auth-token is an option of settings set/,
     );
-    assert.match(cli(['tools', '--reveal', ...DEMO]).stderr, /--reveal is an option of settings/);
+    assert.match((await cli(['tools', '--reveal', ...DEMO])).stderr, /--reveal is an option of settings/);
     assert.match(
-      cli(['login', '--settings', 'keys', 'https://example.com/mcp']).stderr,
+      (await cli(['login', '--settings', 'keys', 'https://example.com/mcp'])).stderr,
       /--settings is an option/,
     );
-    const bad = cli(['settings', 'list'], '', { env: { AUTOS_MCP_SETTINGS_BACKEND: 'floppy' } });
+    const bad = await cli(['settings', 'list'], '', { env: { AUTOS_MCP_SETTINGS_BACKEND: 'floppy' } });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /AUTOS_MCP_SETTINGS_BACKEND must be keyring, plaintext-file or memory/);
-    const help = cli(['settings', '--help']);
+    const help = await cli(['settings', '--help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Secret VALUES are never taken from the command line/);
-    assert.match(cli(['--help']).stdout, /autos-mcp settings set\|get\|list\|rm/);
+    assert.match((await cli(['--help'])).stdout, /autos-mcp settings set\|get\|list\|rm/);
   });
 });
 
 describe('--settings <name> as a target', () => {
-  test('settings that hold { command, args } are the target of tools', () => {
+  test('settings that hold { command, args } are the target of tools', async () => {
     const json = JSON.stringify({ command: 'node', args: ['examples/demo-server.mjs'] });
-    const saved = cli(['settings', 'set', 'demo', '--json-config'], json);
+    const saved = await cli(['settings', 'set', 'demo', '--json-config'], json);
     assert.equal(saved.code, 0, saved.stderr);
-    const tools = cli(['tools', '--settings', 'demo']);
+    const tools = await cli(['tools', '--settings', 'demo']);
     assert.equal(tools.code, 0, tools.stderr);
     assert.match(tools.stdout, /^echo\(text\)$/m);
     assert.match(tools.stdout, /^image\(\)$/m);
-    const call = cli(['call', '--settings', 'demo', 'echo', '{"text":"via settings"}']);
+    const call = await cli(['call', '--settings', 'demo', 'echo', '{"text":"via settings"}']);
     assert.equal(call.code, 0, call.stderr);
     assert.equal(call.stdout, 'via settings\n');
   });
 
-  test('--command and --arg save the same thing', () => {
-    const saved = cli(['settings', 'set', 'demo2', '--command', 'node', '--arg', 'examples/demo-server.mjs']);
+  test('--command and --arg save the same thing', async () => {
+    const saved = await cli([
+      'settings',
+      'set',
+      'demo2',
+      '--command',
+      'node',
+      '--arg',
+      'examples/demo-server.mjs',
+    ]);
     assert.equal(saved.code, 0, saved.stderr);
     assert.deepEqual(storeFile()['config demo2'], { command: 'node', args: ['examples/demo-server.mjs'] });
-    assert.equal(cli(['tools', '--settings', 'demo2']).code, 0);
+    assert.equal((await cli(['tools', '--settings', 'demo2'])).code, 0);
   });
 
-  test('settings of secrets only, merged over a -- command target: the server gets the env', () => {
-    const run = cli(['call', '--json', '--settings', 'keys', 'env', ...PRINT_ENV], '', { scan: false });
+  test('settings of secrets only, merged over a -- command target: the server gets the env', async () => {
+    const run = await cli(['call', '--json', '--settings', 'keys', 'env', ...PRINT_ENV], '', { scan: false });
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout) as { content: Array<{ text: string }> };
     const env = JSON.parse(must(result.content[0], 'a text block').text) as Record<string, string>;
@@ -278,15 +290,15 @@ describe('--settings <name> as a target', () => {
     assert.doesNotMatch(run.stderr, new RegExp(DEMO_SECRET));
   });
 
-  test("a stdio config's envFrom is read from the same backend as --settings", () => {
+  test("a stdio config's envFrom is read from the same backend as --settings", async () => {
     const config = {
       command: process.execPath,
       args: ['test/fixtures/print-env.mjs'],
       envFrom: { FROM_SETTINGS: { setting: 'keys', key: 'DEMO_SECRET' } },
     };
-    const saved = cli(['settings', 'set', 'printer', '--json-config'], JSON.stringify(config));
+    const saved = await cli(['settings', 'set', 'printer', '--json-config'], JSON.stringify(config));
     assert.equal(saved.code, 0, saved.stderr);
-    const run = cli(['call', '--json', '--settings', 'printer', 'env'], '', { scan: false });
+    const run = await cli(['call', '--json', '--settings', 'printer', 'env'], '', { scan: false });
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout) as { content: Array<{ text: string }> };
     const env = JSON.parse(must(result.content[0], 'a text block').text) as Record<string, string>;
@@ -294,11 +306,11 @@ describe('--settings <name> as a target', () => {
     assert.equal(env['API_KEY'], undefined);
   });
 
-  test('settings without a server and no target, or not saved: exit 2', () => {
-    const none = cli(['tools', '--settings', 'keys']);
+  test('settings without a server and no target, or not saved: exit 2', async () => {
+    const none = await cli(['tools', '--settings', 'keys']);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /hold no command or url/);
-    const missing = cli(['tools', '--settings', 'nope', ...DEMO]);
+    const missing = await cli(['tools', '--settings', 'nope', ...DEMO]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /no settings named "nope"/);
   });
@@ -318,12 +330,12 @@ describe('--settings <name> as a target', () => {
         });
         server.once('exit', () => reject(new Error('the demo server ended')));
       });
-      const saved = cli(
+      const saved = await cli(
         ['settings', 'set', 'remote', '--url', url, '--auth-token', '--header', 'X-Api-Key'],
         `${AUTH_TOKEN}\n${HEADER_VALUE}\n`,
       );
       assert.equal(saved.code, 0, saved.stderr);
-      const tools = cli(['tools', '--settings', 'remote']);
+      const tools = await cli(['tools', '--settings', 'remote']);
       assert.equal(tools.code, 0, tools.stderr);
       assert.match(tools.stdout, /^echo\(text\)$/m);
     } finally {
@@ -333,8 +345,8 @@ describe('--settings <name> as a target', () => {
 });
 
 describe('call writes binary content to files', () => {
-  test('an image is one line with its type, size and path; the file holds the PNG', () => {
-    const run = cli(['call', 'image', ...DEMO]);
+  test('an image is one line with its type, size and path; the file holds the PNG', async () => {
+    const run = await cli(['call', 'image', ...DEMO]);
     assert.equal(run.code, 0, run.stderr);
     const match = must(/^image\/png (\d+) bytes → (\/\S+\.png)\n$/.exec(run.stdout), 'a file line');
     const file = must(match[2], 'the path');
@@ -345,8 +357,8 @@ describe('call writes binary content to files', () => {
     assert.doesNotMatch(run.stdout, /iVBOR/); // no base64
   });
 
-  test('--json prints the prepared result: path, mimeType, bytes, sha256, no data', () => {
-    const run = cli(['call', '--json', '--settings', 'demo', 'image']);
+  test('--json prints the prepared result: path, mimeType, bytes, sha256, no data', async () => {
+    const run = await cli(['call', '--json', '--settings', 'demo', 'image']);
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout) as {
       content: Array<Record<string, unknown>>;
@@ -366,8 +378,8 @@ describe('call writes binary content to files', () => {
     assert.deepEqual(result.problems, []);
   });
 
-  test('a result without binary content is printed as before', () => {
-    const run = cli(['call', '--json', 'echo', '{"text":"plain"}', ...DEMO]);
+  test('a result without binary content is printed as before', async () => {
+    const run = await cli(['call', '--json', 'echo', '{"text":"plain"}', ...DEMO]);
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout) as Record<string, unknown>;
     assert.equal(result['files'], undefined);
@@ -448,7 +460,7 @@ describe('the hidden prompt on a terminal', {
 });
 
 describe('secrets', () => {
-  test('no secret is in any argv, nor in any stdout or stderr', () => {
+  test('no secret is in any argv, nor in any stdout or stderr', async () => {
     assert.ok(outputs.length > 20);
     for (const secret of SECRETS) {
       for (const args of argvs) assert.ok(!args.some((a) => a.includes(secret)), `argv ${args.join(' ')}`);

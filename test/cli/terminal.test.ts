@@ -7,8 +7,8 @@
  * Last, the progress bar in a pseudo-terminal (util-linux `script`) at 40 columns, resized to 30.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,13 +16,15 @@ import path from 'node:path';
 import { after, before, describe, it, type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { type ProgressSink, progressBar, progressLine } from '../../src/cli/progress.js';
+import type { OutputSink } from '../../src/cli/io.js';
+import { progressBar, progressLine } from '../../src/cli/progress.js';
 import { columnsWidth, fitColumns, terminalText } from '../../src/internal/terminal-text.js';
+import { builtBin } from '../helpers/built-package.js';
 import { must } from '../helpers/must.js';
-import { npmEnv } from '../helpers/npm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'dist/bin.js');
+/** The binary built from the current sources, once per test run (test/helpers/built-package.ts). */
+const BIN = await builtBin();
 const FIXTURES = 'test/cli/fixtures/terminal';
 
 const fuzzRuns = Number(process.env['AUTOS_MCP_FUZZ_RUNS']);
@@ -226,7 +228,7 @@ describe('the progress line', () => {
   it('on a terminal: redrawn at the new width on resize, the listener removed at the end', () => {
     const writes: string[] = [];
     const listeners = new Set<() => void>();
-    const sink: ProgressSink = {
+    const sink: OutputSink = {
       write: (s) => writes.push(s),
       isTTY: true,
       columns: 40,
@@ -277,10 +279,6 @@ function assertSafe(output: string, visible: RegExp): void {
   assert.match(output, /click/); // the text of the link stays
   assert.match(output, /visibleHIDDEN/); // both sides of a lone CR show
 }
-
-before(() => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
-});
 
 describe('every channel of the CLI, against hostile servers', () => {
   const server = (name: string, ...args: string[]) => [

@@ -3,9 +3,9 @@
  * every way out; Ctrl-C cancels, and nothing is saved (exit code 130).
  */
 import { McpError } from '../../client/index.js';
-import type { SecretItem } from '../args.js';
-import type { CliIo } from '../main.js';
-import { itemLabel, type SecretInput } from './stdin.js';
+import type { CliIo, SecretInput } from '../io.js';
+import type { SecretItem } from './options.js';
+import { itemLabel } from './stdin.js';
 
 /** Exit code of a secret prompt ended with Ctrl-C (or SIGINT): nothing was saved. */
 export const CANCELLED_EXIT = 130;

@@ -5,15 +5,20 @@
 import { McpError } from '../../client/index.js';
 import { mergeConfig } from '../../config/index.js';
 import type { PartialServerConfig } from '../../settings/settings.js';
-import { type ParsedArgs, UsageError } from '../args.js';
-import type { CliIo } from '../main.js';
+import type { Args } from '../command.js';
+import type { CliIo } from '../io.js';
+import { UsageError } from '../usage-error.js';
 import { isRecord, maskConfig, savedFields } from './mask.js';
+import { type SET_OPTIONS, secretItems } from './options.js';
 import { promptAll } from './prompt.js';
-import { itemLabel, readAll, readLines, type SecretInput } from './stdin.js';
+import { itemLabel, readAll, readLines } from './stdin.js';
 import { openCliSettings } from './store.js';
 
+/** The command line of `settings set`. */
+export type SetArgs = Args<typeof SET_OPTIONS>;
+
 /** The non-secret fields given as options: `--command`/`--arg` (or `-- command args…`), `--url`, `--cwd`. */
-function fieldsFromOptions(parsed: ParsedArgs): Record<string, unknown> {
+function fieldsFromOptions(parsed: SetArgs): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   if (parsed.serverCommand !== undefined) {
     if (parsed.setCommand !== undefined || parsed.setArgs !== undefined)
@@ -31,9 +36,9 @@ function fieldsFromOptions(parsed: ParsedArgs): Record<string, unknown> {
 }
 
 /** Saves the settings `name` (already checked); exit code 0. */
-export async function setCommand(parsed: ParsedArgs, name: string, io: CliIo): Promise<number> {
-  const items = parsed.secretItems;
-  const stdin = io.stdin ?? (process.stdin as unknown as SecretInput);
+export async function setCommand(parsed: SetArgs, name: string, io: CliIo): Promise<number> {
+  const items = secretItems(parsed);
+  const stdin = io.stdin ?? process.stdin;
   if (parsed.jsonConfig && items.length > 0)
     throw new UsageError(
       '--json-config reads the whole config from stdin: give the secrets in it, not with --env/--header/--auth-token',

@@ -3,23 +3,10 @@
  * options were given, or the whole `--json-config` document; both bounded.
  */
 import { McpError } from '../../client/index.js';
-import { type SecretItem, UsageError } from '../args.js';
 import { safeText } from '../format.js';
-
-/** The stdin the CLI reads secrets from: a pipe, a file, or a terminal (raw mode for a hidden prompt). */
-export interface SecretInput {
-  readonly isTTY?: boolean;
-  setRawMode?(mode: boolean): unknown;
-  setEncoding(encoding: BufferEncoding): unknown;
-  on(event: 'data', listener: (chunk: string) => void): unknown;
-  on(event: 'end' | 'close', listener: () => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  off(event: string, listener: (...args: never[]) => void): unknown;
-  resume(): unknown;
-  pause(): unknown;
-  /** A pipe's (a socket's): lets the process end while the writer keeps it open after the lines wanted. */
-  unref?(): unknown;
-}
+import type { SecretInput } from '../io.js';
+import { UsageError } from '../usage-error.js';
+import type { SecretItem } from './options.js';
 
 /** Most bytes read from stdin for `set` (the values, or the `--json-config` document). */
 const MAX_STDIN_CHARS = 1024 * 1024;

@@ -8,9 +8,8 @@ import { join, resolve } from 'node:path';
 import { McpError } from '../../client/index.js';
 import type { Settings, SettingsBackend } from '../../settings/settings.js';
 import { configDir } from '../../store/paths.js';
-import type { ParsedArgs } from '../args.js';
 import { safeText } from '../format.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 
 /** Chooses the backend: `keyring` (default), `plaintext-file` or `memory` (tests). */
 export const SETTINGS_BACKEND_ENV = 'AUTOS_MCP_SETTINGS_BACKEND';
@@ -35,7 +34,10 @@ interface OpenedSettings {
 }
 
 /** The settings backend this command line chose, opened (nothing is read yet). */
-export async function openCliSettings(parsed: ParsedArgs, io: CliIo): Promise<OpenedSettings> {
+export async function openCliSettings(
+  parsed: { readonly plaintextFile?: boolean; readonly timeoutMs: number | undefined },
+  io: CliIo,
+): Promise<OpenedSettings> {
   const fromEnv = process.env[SETTINGS_BACKEND_ENV];
   let backend: SettingsBackend = 'keyring';
   if (parsed.plaintextFile) backend = 'plaintext-file';

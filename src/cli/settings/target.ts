@@ -5,8 +5,9 @@
 import { McpError, type ServerConfig } from '../../client/index.js';
 import { mergeConfig } from '../../config/index.js';
 import type { Settings } from '../../settings/settings.js';
-import { type ParsedArgs, targetConfig, targetUrl, UsageError } from '../args.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
+import { type TargetLine, targetConfig, targetUrl, withCommandLine } from '../target.js';
+import { UsageError } from '../usage-error.js';
 import { NAME, openCliSettings } from './store.js';
 
 /**
@@ -16,7 +17,7 @@ import { NAME, openCliSettings } from './store.js';
  * on the command line win over both. The `Settings` are returned too, for `envFrom`.
  */
 export async function targetWithSettings(
-  parsed: ParsedArgs,
+  parsed: TargetLine,
   io: CliIo,
   configured?: ServerConfig,
 ): Promise<{ config: ServerConfig; settings?: Settings }> {
@@ -45,18 +46,10 @@ export async function targetWithSettings(
         'config',
         `the settings "${name}" hold no command or url: give a target (a URL, or -- command …), or save one (autos-mcp settings set ${name} --command … or --url …)`,
       );
-    config = saved as unknown as ServerConfig;
-    const token = process.env['AUTOS_MCP_TOKEN'];
-    if ('url' in config && token && config.authToken === undefined) config = { ...config, authToken: token };
+    // A whole config: the saved server (its command, or else its url) with every saved field over it.
+    const server =
+      typeof saved['command'] === 'string' ? { command: saved['command'] } : { url: String(saved['url']) };
+    config = mergeConfig(server, saved);
   }
-  const flags: Record<string, unknown> = {};
-  if (parsed.timeoutMs !== undefined) flags['timeoutMs'] = parsed.timeoutMs;
-  if (parsed.protocol !== undefined) flags['protocolVersion'] = parsed.protocol;
-  if ('url' in config) {
-    if (Object.keys(parsed.headers).length > 0) flags['headers'] = parsed.headers;
-  } else {
-    if (Object.keys(parsed.env).length > 0) flags['env'] = parsed.env;
-    if (parsed.cwd !== undefined) flags['cwd'] = parsed.cwd;
-  }
-  return { config: mergeConfig(config, flags), settings };
+  return { config: withCommandLine(config, parsed), settings };
 }

@@ -2,15 +2,28 @@
  * `autos-mcp demo`: the main job, shown end to end against the bundled demo server — connect, list the
  * tools, call one, watch progress, receive an image, get a tool error back as a result, close.
  */
-import { withClient } from '../client/index.js';
-import { formatResult } from './format.js';
-import type { CliIo } from './main.js';
-import { progressBar } from './progress.js';
-import { formatToolList } from './tool-help.js';
+import { withClient } from '../../client/index.js';
+import { defineCommand } from '../command.js';
+import { formatResult } from '../format.js';
+import type { CliIo } from '../io.js';
+import { progressBar } from '../progress.js';
+import { formatToolList } from '../tool-help.js';
 
-export async function runDemo(io: CliIo): Promise<number> {
+export const demoCommand = defineCommand({
+  name: 'demo',
+  usage: [''],
+  summary: 'run the main job against the bundled demo server',
+  about: `Starts the bundled demo server (autos-mcp demo-server) and shows the main job: list tools, call one,
+watch progress, get an image, and see a tool error returned as a result.`,
+  options: {},
+  target: 'none',
+  words: false,
+  run: (_args, io) => runDemo(io),
+});
+
+async function runDemo(io: CliIo): Promise<number> {
   // The demo server ships in the package (autos-mcp demo-server): its own module, run as a child process.
-  const { demoServerCommand } = await import('./demo-server.js');
+  const { demoServerCommand } = await import('../demo-server.js');
   const say = (text: string) => io.stdout.write(`${text}\n`);
   const config = demoServerCommand();
   say(`$ autos-mcp demo   # server: autos-mcp demo-server (bundled, no dependencies), over stdio\n`);

@@ -6,40 +6,51 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Client, McpError, type ServerConfig } from '../client/index.js';
-import type { Settings } from '../settings/settings.js';
-import { PACKAGE_VERSION } from '../version.js';
-import { type ParsedArgs, UsageError } from './args.js';
-import type { CliIo } from './main.js';
-import { terminalSafe } from './tool-help.js';
+import { McpError } from '../../client/index.js';
+import { PACKAGE_VERSION } from '../../version.js';
+import { type Args, defineCommand } from '../command.js';
+import { resolveTarget, withServer } from '../connection.js';
+import type { CliIo } from '../io.js';
+import { nonEmpty, single, TARGET_OPTIONS } from '../options.js';
+import { terminalSafe } from '../tool-help.js';
+import { UsageError } from '../usage-error.js';
 
-type Target = { config: ServerConfig; settings?: Settings };
+const TYPES_OPTIONS = {
+  out: single(
+    ['--out'],
+    'file.ts',
+    'write the module to this file (default: stdout)',
+    nonEmpty('--out needs a file name'),
+  ),
+  ...TARGET_OPTIONS,
+} as const;
 
-/** What `main.ts` lends the command: its target resolution and its connect-run-close. */
-export interface TypesCommandDeps {
-  resolveTarget(parsed: ParsedArgs, io: CliIo): Promise<Target>;
-  withServer<T>(target: Target, io: CliIo, fn: (client: Client) => Promise<T>): Promise<T>;
-}
-
-export const TYPES_HELP = `Usage: autos-mcp types [--out file.ts] [--json] [--protocol v] [--timeout ms] <target>
-
-Writes a TypeScript module from the server's tools/list: an input type per tool, an output type where
+export const typesCommand = defineCommand({
+  name: 'types',
+  usage: ['[--out file.ts] [options] <target>'],
+  synopsis: '[--out file.ts] <target>',
+  summary: "a typed TypeScript module of the server's tools",
+  about: `Writes a TypeScript module from the server's tools/list: an input type per tool, an output type where
 the tool declares an outputSchema, JSDoc from titles and descriptions, each tool's definition digest,
 and a typed binding: bind(client) over a connected client, or withTools(config, async (tools) => …),
 which pins every tool to the definition it was generated from (a changed tool is refused, not called).
 Without --out the module goes to stdout. The module imports only from autos-mcp.
 Needs json-schema-to-typescript (an optional peer dependency): npm install --save-dev json-schema-to-typescript@16
-Example: autos-mcp types --out demo-tools.ts -- npx autos-mcp demo-server`;
+Example: autos-mcp types --out demo-tools.ts -- npx autos-mcp demo-server`,
+  options: TYPES_OPTIONS,
+  target: 'server',
+  run: types,
+});
 
-export async function typesCommand(parsed: ParsedArgs, io: CliIo, deps: TypesCommandDeps): Promise<number> {
+async function types(parsed: Args<typeof TYPES_OPTIONS>, io: CliIo): Promise<number> {
   // Loaded first: a missing library is reported before any server is started.
-  const { generateModule, loadCompiler } = await import('../codegen/index.js');
+  const { generateModule, loadCompiler } = await import('../../codegen/index.js');
   const compile = await loadCompiler();
-  const target = await deps.resolveTarget(parsed, io);
-  if (parsed.positionals.length > 0)
-    throw new UsageError(`unexpected argument ${JSON.stringify(terminalSafe(parsed.positionals[0] ?? ''))}`);
+  const target = await resolveTarget(parsed, io);
+  if (target.words.length > 0)
+    throw new UsageError(`unexpected argument ${JSON.stringify(terminalSafe(target.words[0] ?? ''))}`);
   const out = parsed.out === undefined ? undefined : path.resolve(parsed.out);
-  const { source, names, excluded } = await deps.withServer(target, io, async (client) => {
+  const { source, names, excluded } = await withServer(target, io, async (client) => {
     const list = await client.listToolsDetailed();
     const tools = list.tools.flatMap((tool) => {
       const digest = Object.hasOwn(list.digests, tool.name) ? list.digests[tool.name] : undefined;

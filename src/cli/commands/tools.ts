@@ -1,0 +1,30 @@
+/** `autos-mcp tools <target>`: every tool of the server (all pages), with its parameters. */
+import { defineCommand } from '../command.js';
+import { resolveTarget, withServer } from '../connection.js';
+import { EXIT } from '../exit.js';
+import { TARGET_HELP } from '../help.js';
+import { TARGET_OPTIONS } from '../options.js';
+import { formatToolList } from '../tool-help.js';
+import { UsageError } from '../usage-error.js';
+
+export const toolsCommand = defineCommand({
+  name: 'tools',
+  usage: ['[options] <target>'],
+  summary: "list the server's tools",
+  about: `Lists every tool (all pages) with its parameters: type, required or optional, default, description.
+Tools with malformed definitions are listed as left out, with the reason.
+${TARGET_HELP}
+Example: autos-mcp tools -- autos-mcp demo-server`,
+  options: TARGET_OPTIONS,
+  target: 'server',
+  async run(args, io) {
+    const target = await resolveTarget(args, io);
+    if (target.words.length > 0)
+      throw new UsageError(`unexpected argument ${JSON.stringify(target.words[0])}`);
+    return withServer(target, io, async (client) => {
+      const list = await client.listToolsDetailed();
+      io.stdout.write(args.json ? `${JSON.stringify(list)}\n` : formatToolList(list.tools, list.excluded));
+      return EXIT.ok;
+    });
+  },
+});

@@ -1,0 +1,33 @@
+/**
+ * The command table: every `autos-mcp` command, in the order the overview lists them. A new command is one
+ * `commands/<name>.ts` file (see `command.ts`) and one entry here; the parser, the option refusals and the
+ * help follow from it.
+ */
+import type { Command } from './command.js';
+import { authCommand } from './commands/auth.js';
+import { callCommand } from './commands/call.js';
+import { demoCommand } from './commands/demo.js';
+import { demoServerCommand } from './commands/demo-server.js';
+import { discoverCommand } from './commands/discover.js';
+import { loginCommand } from './commands/login.js';
+import { logoutCommand } from './commands/logout.js';
+import { pinCommand } from './commands/pin.js';
+import { serversCommand } from './commands/servers.js';
+import { settingsCommand } from './commands/settings.js';
+import { toolsCommand } from './commands/tools.js';
+import { typesCommand } from './commands/types.js';
+
+export const COMMANDS: readonly Command[] = [
+  toolsCommand,
+  callCommand,
+  discoverCommand,
+  typesCommand,
+  demoCommand,
+  demoServerCommand,
+  loginCommand,
+  logoutCommand,
+  authCommand,
+  settingsCommand,
+  serversCommand,
+  pinCommand,
+];
