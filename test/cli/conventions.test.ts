@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { PACKAGE_VERSION } from '../../src/version.js';
 import { must } from '../helpers/must.js';
 import { npmEnv } from '../helpers/npm.js';
+import { packageBuild } from '../helpers/package-build.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'dist/bin.js');
@@ -358,30 +359,13 @@ const onEnd = () => process.exit(0);`,
   }, () => {
     const consumer = mkdtempSync(path.join(tmpdir(), 'autos-mcp-demo-pack-'));
     try {
-      const tarball = must(
-        execFileSync('npm', ['pack', '--silent', '--pack-destination', consumer], {
-          cwd: ROOT,
-          encoding: 'utf8',
-          env: npmEnv(),
-        })
-          .trim()
-          .split('\n')
-          .pop(),
-        'the tarball name',
-      );
+      const { tarball } = packageBuild();
       writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-      execFileSync(
-        'npm',
-        [
-          'install',
-          '--omit=dev',
-          '--no-audit',
-          '--no-fund',
-          '--prefer-offline',
-          path.join(consumer, tarball),
-        ],
-        { cwd: consumer, stdio: 'ignore', env: npmEnv() },
-      );
+      execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+        cwd: consumer,
+        stdio: 'ignore',
+        env: npmEnv(),
+      });
       const bin = 'node_modules/.bin/autos-mcp';
       const out = execFileSync(bin, ['call', 'echo', '{"text":"hi"}', '--', bin, 'demo-server'], {
         cwd: consumer,
