@@ -21,7 +21,7 @@ export type FullOnly =
   | 'keyring' // gnome-keyring and D-Bus (apt): test/helpers/keyring-session.ts
   | 'postgres' // PostgreSQL server binaries (apt): test/helpers/postgres.ts
   | 'package' // builds or packs the package, and installs it into consumer projects
-  | 'slow'; // minutes of CPU, or real-time waits that are what it tests
+  | 'slow'; // a stress, timing-bound or whole-program check heavier than the loop after every change affords
 
 /** Test files (paths from the repository root) that only `npm test` runs, each with its reason. */
 export const FULL_ONLY: Readonly<Record<string, FullOnly>> = {
@@ -39,6 +39,12 @@ export const FULL_ONLY: Readonly<Record<string, FullOnly>> = {
   'test/codegen/servers.test.ts': 'package',
   'test/docs/examples.test.ts': 'package',
   'test/package/package.test.ts': 'package',
+  // Measured one file at a time (2 cores, shared): 8-15 s of CPU each, a stress count or a timing bound.
+  'test/internal/redact-linear.test.ts': 'slow', // 1 MB inputs per rule, CPU-time bounds
+  'test/reliability/hostile-server.test.ts': 'slow', // floods of 100,000 notifications
+  'test/reliability/lifecycle.test.ts': 'slow', // SIGKILL mid-call, connect/close cycles
+  'test/reliability/soak.test.ts': 'slow', // 25,000 calls and a heap measure
+  'test/types/types.test.ts': 'slow', // two whole-program tsc runs (`npm run typecheck` checks the cases compile)
 };
 
 /**
