@@ -1,6 +1,6 @@
 /**
- * The two test tiers. `npm run test:unit` runs the quick tier: what a developer runs after every change,
- * under a minute on 2 cores, with no apt package (no browser, keyring or PostgreSQL), no package build or
+ * The two test tiers. `npm run test:unit` runs the quick tier: what a developer runs after every change
+ * (the aim is under a minute on 2 cores; docs/testing.md has where it stands), with no apt package (no browser, keyring or PostgreSQL), no package build or
  * pack, and no peer beyond loopback fixtures and the MCP servers in node_modules. `npm test`
  * (scripts/test-all.sh, what CI runs) runs every file, both tiers, with the stress tests at full count.
  *
