@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test run, from a fresh clone on a fresh Debian machine: install, build, lint, type-check, every
-# test on this machine's Node, the real-peer tests again on Node 22 and 24, then the conformance suite.
-# `npm test` runs this; .ci/run runs `npm test`.
+# test on this machine's Node (both tiers of test/tiers.ts, stress tests at full count), the real-peer tests
+# again on Node 22 and 24, the runtime suite, then the conformance suite. The package is built and packed
+# once, up front, for every test that installs or links it. `npm test` runs this; .ci/run runs `npm test`.
+# The quick tier alone is `npm run test:unit`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # npm's own notices (a newer npm, funding, audit) off for every npm and npx this starts, and for the tests
@@ -10,7 +12,8 @@ export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=f
 
 step() { printf '\n=== %s\n' "$*"; }
 summary=$(mktemp)
-trap 'rm -f "$summary"' EXIT
+package_stage=$(mktemp -d)
+trap 'rm -f "$summary"; rm -rf "$package_stage"' EXIT
 
 step "install (npm ci)"
 if [ -n "${CI:-}" ] || ! node scripts/node-modules-current.mjs; then
@@ -84,6 +87,13 @@ fi
 step "build"
 npm run build --silent
 
+step "package build and pack, once for the run (test/helpers/package-build.ts)"
+# From a private copy of the sources; every test that installs or links the package reads these two paths
+# (AUTOS_MCP_TEST_BUILD, AUTOS_MCP_TEST_TARBALL) instead of building and packing its own.
+package_env=$(node --import tsx test/helpers/package-build.ts "$package_stage")
+while IFS='=' read -r name value; do export "${name}=${value}"; done <<<"$package_env"
+echo "$package_env"
+
 step "lint and format check (biome)"
 npx biome check .
 
@@ -98,11 +108,10 @@ npx publint --strict
 # esm-only profile skips two resolutions that cannot apply: node10 (predates `exports`; engines is
 # >=20.18) and node16-from-CJS (a require() of ESM, which CJS callers replace with `await import()`).
 # Every ESM and bundler resolution is still checked.
-npx attw --pack . --profile esm-only
+npx attw "$AUTOS_MCP_TEST_TARBALL" --profile esm-only
 
-mapfile -t all_tests < <(find test -name '*.test.ts' | sort)
-step "tests on $(node --version): ${#all_tests[@]} files"
-node --import tsx --test --test-reporter=spec "${all_tests[@]}" | tee -a "$summary"
+step "tests on $(node --version): every file of test/tiers.ts (quick and full tiers)"
+node --import tsx scripts/test-tier.ts full --test-reporter=spec | tee -a "$summary"
 
 real_peer=(test/client/real-servers-stdio.test.ts test/client/http-client.test.ts test/client/http-behaviour.test.ts test/docs/examples.test.ts)
 for v in 22 24; do

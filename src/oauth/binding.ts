@@ -2,6 +2,7 @@
  * The binding of an MCP endpoint to a stored credential (its issuer and resource): reading the bound
  * token, adopting one another server entry stored for the same issuer and resource, and removing it.
  */
+import type { Clock } from '../internal/clock.js';
 import type { CredentialStore } from '../store/types.js';
 import {
   asStored,
@@ -20,18 +21,23 @@ export async function boundToken(store: CredentialStore, endpoint: string): Prom
 }
 
 /**
- * Binds `endpoint` to the stored token for `issuer` and `resource`, when there is a usable one other than
- * the one refused (`refused`, what was sent). Resolves that token, or undefined.
+ * Binds `endpoint` to the stored token for `issuer` and `resource`, when there is a usable one (on `clock`)
+ * other than the one refused (`refused`, what was sent). Resolves that token, or undefined.
  */
 export async function adoptToken(
   store: CredentialStore,
   endpoint: string,
   place: { readonly issuer: string; readonly resource: string },
   refused: string | undefined,
+  clock: Clock,
 ): Promise<StoredToken | undefined> {
   const { issuer, resource } = place;
   const token = readToken(await store.get(keys.token(issuer, resource)));
-  if (token === undefined || sent(refused, token) || (expired(token) && token.refreshToken === undefined))
+  if (
+    token === undefined ||
+    sent(refused, token) ||
+    (expired(token, clock.now()) && token.refreshToken === undefined)
+  )
     return undefined;
   await store.set(keys.binding(endpoint), asStored({ issuer, resource }));
   return token;

@@ -8,6 +8,7 @@
  */
 import type * as oauth from 'oauth4webapi';
 import type { AuthChallenge } from '../errors/index.js';
+import { type Clock, systemClock } from '../internal/clock.js';
 import { keyringStore, memoryStore } from '../store/index.js';
 import type { CredentialStore } from '../store/types.js';
 import type {
@@ -42,6 +43,7 @@ export class OAuth implements Authorizer {
   readonly #store: CredentialStore;
   readonly #http: OAuthHttp;
   readonly #options: OAuthOptions;
+  readonly #clock: Clock;
   #token: StoredToken | undefined;
   /** The last client this authorizer used: a registration's secret and management token are masked too. */
   #client: StoredClient | undefined;
@@ -56,6 +58,7 @@ export class OAuth implements Authorizer {
   constructor(config: OAuthConfig, options: OAuthOptions, defaultMetadataUrl: string | undefined) {
     this.#config = checkConfig(config);
     this.#options = options;
+    this.#clock = options.clock ?? systemClock;
     const cimd = this.#config.clientMetadataUrl;
     this.#metadataUrl =
       cimd === false
@@ -82,7 +85,7 @@ export class OAuth implements Authorizer {
   async authorization(request: AuthorizationRequest): Promise<AuthorizationValue> {
     let token = this.#loaded ? this.#token : await this.#reload();
     if (token === undefined) return undefined;
-    if (expired(token)) {
+    if (expired(token, this.#clock.now())) {
       if (token.refreshToken !== undefined) token = await this.#refresh(token);
       else if (this.#automatic) token = await this.#acquireOnce(this.#challenge);
     }
@@ -164,7 +167,7 @@ export class OAuth implements Authorizer {
       return false;
     }
     const place = { issuer: server.as.issuer, resource: server.resource.resource };
-    const token = await adoptToken(this.#store, this.#config.endpoint.href, place, refused);
+    const token = await adoptToken(this.#store, this.#config.endpoint.href, place, refused, this.#clock);
     if (token === undefined) return false;
     this.#token = token;
     this.#loaded = true;
@@ -211,7 +214,7 @@ export class OAuth implements Authorizer {
   }
 
   async status(): Promise<OAuthStatus> {
-    return statusOf(this.url, await this.#reload(), this.#store.description);
+    return statusOf(this.url, await this.#reload(), this.#store.description, this.#clock.now());
   }
 
   // --- tokens -----------------------------------------------------------------------------------
@@ -248,6 +251,7 @@ export class OAuth implements Authorizer {
         store: this.#store,
         url: this.url,
         clients: this.#clients,
+        clock: this.#clock,
         authorizationServer: (issuer) => this.#authorizationServer(issuer),
         endpoint: (as, resource, client, useDpop) => this.#endpoint(as, resource, client, useDpop),
         usedClient: (client) => {
@@ -290,6 +294,7 @@ export class OAuth implements Authorizer {
       store: this.#store,
       options,
       defaults: this.#options,
+      clock: this.#clock,
       client: (redirectUri, device) => this.#chooseClient(as, redirectUri, device),
       endpoint: (client) => this.#endpoint(as, server.resource.resource, client, this.#dpopFor(server)),
     });
@@ -314,7 +319,7 @@ export class OAuth implements Authorizer {
       issuer: server.as.issuer,
       resource: server.resource.resource,
     };
-    const token = await saveToken(this.#store, place, client, response, scope, previous);
+    const token = await saveToken(this.#store, place, client, response, scope, previous, this.#clock.now());
     this.#token = token;
     this.#loaded = true;
     return token;

@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { AuthChallenge } from '../errors/index.js';
+import type { Clock } from '../internal/clock.js';
 import { terminalText } from '../internal/terminal-text.js';
 import type { CredentialStore } from '../store/types.js';
 import type { Resolve } from './address-guard.js';
@@ -33,6 +34,11 @@ export interface OAuthOptions {
   readonly dispatcher?: Dispatcher;
   /** @internal A fetch of your own (tests). */
   readonly fetch?: FetchLike;
+  /**
+   * @internal The time source of token expiry, refresh and the device login's polling (tests move it
+   * instead of waiting); default the system's.
+   */
+  readonly clock?: Clock;
   /** @internal The resolver of host names (tests); default the system's. */
   readonly resolve?: Resolve;
   /** @internal How messages name the fixes: the CLI names its flags, not these options. */

@@ -101,8 +101,11 @@ export function readBinding(value: StoredValue | undefined): StoredBinding | und
   return value !== undefined && isBinding(value) ? value : undefined;
 }
 
-/** True when the token should not be sent any more: past its expiry, less a margin for long-lived ones. */
-export function expired(token: StoredToken, now = Date.now()): boolean {
+/**
+ * True when the token should not be sent any more at `now` (the authorizer's clock): past its expiry, less a
+ * margin for long-lived ones.
+ */
+export function expired(token: StoredToken, now: number): boolean {
   if (token.expiresAt === undefined) return false;
   const margin = (token.lifetime ?? 0) >= 120 ? 30_000 : 0;
   return now >= token.expiresAt - margin;

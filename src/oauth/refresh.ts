@@ -6,6 +6,7 @@
  */
 import type * as oauth from 'oauth4webapi';
 import { McpError } from '../errors/index.js';
+import type { Clock } from '../internal/clock.js';
 import type { CredentialStore } from '../store/types.js';
 import { type ClientContext, clientOf, forgetClient } from './known-client.js';
 import { asStored, expired, keys, readToken, type StoredClient, type StoredToken } from './records.js';
@@ -17,6 +18,8 @@ export interface RefreshContext {
   /** The MCP endpoint, as shown in messages. */
   readonly url: string;
   readonly clients: ClientContext;
+  /** What tells whether the stored token is still good, and stamps the new one. */
+  readonly clock: Clock;
   authorizationServer(issuer: string): Promise<oauth.AuthorizationServer>;
   endpoint(
     as: oauth.AuthorizationServer,
@@ -35,7 +38,12 @@ export async function refreshLocked(context: RefreshContext, sentToken: StoredTo
   const key = keys.token(issuer, resource);
   return store.withLock(keys.refreshLock(issuer, resource), async () => {
     const current = readToken(await store.get(key));
-    if (current !== undefined && current.serial !== sentToken.serial && !expired(current)) return current;
+    if (
+      current !== undefined &&
+      current.serial !== sentToken.serial &&
+      !expired(current, context.clock.now())
+    )
+      return current;
     const base = current ?? sentToken;
     if (base.refreshToken === undefined)
       throw new McpError(
@@ -59,13 +67,17 @@ export async function refreshLocked(context: RefreshContext, sentToken: StoredTo
       if (code?.error === 'invalid_client') await forgetClient(store, as.issuer, base.clientId);
       throw error;
     }
-    const next = toStored(response, {
-      issuer,
-      resource,
-      clientId: client.clientId,
-      requestedScope: base.requestedScope,
-      previous: base,
-    });
+    const next = toStored(
+      response,
+      {
+        issuer,
+        resource,
+        clientId: client.clientId,
+        requestedScope: base.requestedScope,
+        previous: base,
+      },
+      context.clock.now(),
+    );
     await store.set(key, asStored(next));
     return next;
   });

@@ -15,6 +15,7 @@ export interface TokenPlace {
   readonly resource: string;
 }
 
+/** Stores `response`, received at `now` (the authorizer's clock), as the credential of `place`. */
 export async function saveToken(
   store: CredentialStore,
   place: TokenPlace,
@@ -22,18 +23,23 @@ export async function saveToken(
   response: oauth.TokenEndpointResponse,
   scope: string | undefined,
   previous: StoredToken | undefined,
+  now: number,
 ): Promise<StoredToken> {
   const { issuer, resource } = place;
   const key = keys.token(issuer, resource);
   const token = await store.withLock(keys.refreshLock(issuer, resource), async () => {
     const current = readToken(await store.get(key)) ?? previous;
-    const next = toStored(response, {
-      issuer,
-      resource,
-      clientId: client.clientId,
-      requestedScope: scope,
-      previous: current,
-    });
+    const next = toStored(
+      response,
+      {
+        issuer,
+        resource,
+        clientId: client.clientId,
+        requestedScope: scope,
+        previous: current,
+      },
+      now,
+    );
     // A fresh login starts a fresh credential: an old refresh token is not carried over.
     const fresh = response.refresh_token === undefined ? withoutRefresh(next) : next;
     await store.set(key, asStored(fresh));

@@ -40,9 +40,17 @@ export function loginResult(token: StoredToken): LoginResult {
   };
 }
 
-/** The status of the endpoint `url`, from its stored token (undefined: none), kept in the store `store`. */
-export function statusOf(url: string, token: StoredToken | undefined, store: string): OAuthStatus {
-  const isExpired = token !== undefined && expired(token);
+/**
+ * The status of the endpoint `url` at `now`, from its stored token (undefined: none), kept in the store
+ * `store`.
+ */
+export function statusOf(
+  url: string,
+  token: StoredToken | undefined,
+  store: string,
+  now: number,
+): OAuthStatus {
+  const isExpired = token !== undefined && expired(token, now);
   return {
     url,
     loggedIn: token !== undefined && (!isExpired || token.refreshToken !== undefined),

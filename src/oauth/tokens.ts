@@ -234,7 +234,10 @@ export function tokenLifetime(expiresIn: unknown): number | undefined {
   return Math.min(expiresIn, MAX_TOKEN_LIFETIME_S);
 }
 
-/** Turns a token response into what is stored; `previous` keeps a refresh token the server did not rotate. */
+/**
+ * Turns a token response received at `now` (the authorizer's clock) into what is stored; `previous` keeps a
+ * refresh token the server did not rotate.
+ */
 export function toStored(
   response: oauth.TokenEndpointResponse,
   context: {
@@ -244,7 +247,7 @@ export function toStored(
     requestedScope: string | undefined;
     previous: StoredToken | undefined;
   },
-  now = Date.now(),
+  now: number,
 ): StoredToken {
   const refreshToken = response.refresh_token ?? context.previous?.refreshToken;
   const lifetime = tokenLifetime(response.expires_in);

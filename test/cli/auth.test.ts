@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { plaintextFileStore } from '../../src/oauth/index.js';
 import { approveInBrowser, type Browser, launchBrowser } from '../helpers/browser.js';
 import { builtBin } from '../helpers/built-package.js';
 import { must } from '../helpers/must.js';
@@ -347,7 +348,7 @@ describe('a stored login that has expired is refreshed by tools, as the client t
   let mcp: ProtectedMcpServer;
 
   before(async () => {
-    as = await startAuthorizationServer({ accessTokenTtl: 2, issueRefreshToken: 'always' });
+    as = await startAuthorizationServer({ issueRefreshToken: 'always' });
     mcp = await startProtectedMcpServer({ authorizationServer: as.issuer });
     as.addResource(mcp.resource);
   });
@@ -363,7 +364,12 @@ describe('a stored login that has expired is refreshed by tools, as the client t
     const { run } = await deviceLogin(as, url, store, ['--client-id', 'native-client']);
     assert.equal(run.code, 0, run.stderr);
     const before = storeEntries(store);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // The stored login ages past its expiry (the bin reads the wall clock: the record moves, not time).
+    const file = plaintextFileStore('cli', { dir: store });
+    for (const key of await file.keys('token ')) {
+      const token = must(await file.get(key), 'the stored token');
+      await file.set(key, { ...token, expiresAt: Date.now() - 1000 });
+    }
     const tools = await cli(['tools', url], store);
     assert.equal(tools.code, 0, tools.stderr);
     assert.match(tools.stdout, /^whoami\(\)$/m);

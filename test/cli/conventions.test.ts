@@ -15,6 +15,7 @@ import { PACKAGE_VERSION } from '../../src/version.js';
 import { builtBin } from '../helpers/built-package.js';
 import { must } from '../helpers/must.js';
 import { npmEnv } from '../helpers/npm.js';
+import { packageBuild } from '../helpers/package-build.js';
 import { runMain } from './in-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -359,33 +360,13 @@ const onEnd = () => process.exit(0);`,
   }, async () => {
     const consumer = mkdtempSync(path.join(tmpdir(), 'autos-mcp-demo-pack-'));
     try {
-      // npm pack takes the repository's dist/: built now, so what is packed is the current source (as
-      // test/package/package.test.ts does), never a dist/ left by an older build.
-      execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
-      const tarball = must(
-        execFileSync('npm', ['pack', '--silent', '--pack-destination', consumer], {
-          cwd: ROOT,
-          encoding: 'utf8',
-          env: npmEnv(),
-        })
-          .trim()
-          .split('\n')
-          .pop(),
-        'the tarball name',
-      );
+      const { tarball } = packageBuild();
       writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-      execFileSync(
-        'npm',
-        [
-          'install',
-          '--omit=dev',
-          '--no-audit',
-          '--no-fund',
-          '--prefer-offline',
-          path.join(consumer, tarball),
-        ],
-        { cwd: consumer, stdio: 'ignore', env: npmEnv() },
-      );
+      execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+        cwd: consumer,
+        stdio: 'ignore',
+        env: npmEnv(),
+      });
       const bin = 'node_modules/.bin/autos-mcp';
       const out = execFileSync(bin, ['call', 'echo', '{"text":"hi"}', '--', bin, 'demo-server'], {
         cwd: consumer,

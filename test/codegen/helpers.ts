@@ -1,54 +1,32 @@
 /**
- * For the codegen tests: a private build of the package (a copy of what the build reads, so a concurrent
- * `npm run build` in the repository cannot change it under a test), its real CLI binary, and consumer
- * projects that import `autos-mcp` from that build and type-check with the strictest settings a user
- * may have. Each test file makes its own stage and removes it.
+ * For the codegen tests: the run's build of the package (test/helpers/package-build.ts: made once, from a
+ * private copy of the sources), its real CLI binary, and consumer projects that import `autos-mcp` from
+ * that build and type-check with the strictest settings a user may have. Each test file makes its own
+ * stage (for its consumers) and removes it.
  */
-import assert from 'node:assert/strict';
-import { execFileSync, type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { npmEnv } from '../helpers/npm.js';
+import { packageBuild } from '../helpers/package-build.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 
 export interface Stage {
   dir: string;
-  /** The private build: `dir/build`, with `dist/bin.js`. */
+  /** The run's build, with `dist/bin.js` (shared: read only). */
   build: string;
   bin: string;
   remove(): void;
 }
 
-/** A fresh stage with a private build of the package. */
+/** A fresh stage for consumer projects, on the run's build of the package. */
 export function stage(): Stage {
   const dir = mkdtempSync(path.join(tmpdir(), 'autos-mcp-codegen-'));
-  const build = path.join(dir, 'build');
-  mkdirSync(path.join(build, 'scripts'), { recursive: true });
-  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json'])
-    cpSync(path.join(ROOT, entry), path.join(build, entry));
-  cpSync(path.join(ROOT, 'src'), path.join(build, 'src'), { recursive: true });
-  cpSync(path.join(ROOT, 'scripts/bundle.mjs'), path.join(build, 'scripts/bundle.mjs'));
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(build, 'node_modules'), 'dir');
-  execFileSync('npm', ['run', 'build', '--silent'], {
-    cwd: build,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: npmEnv(),
-  });
+  const build = packageBuild().dir;
   const bin = path.join(build, 'dist/bin.js');
-  assert.ok(existsSync(bin), 'the private build has dist/bin.js');
   return { dir, build, bin, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

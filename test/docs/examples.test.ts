@@ -1,8 +1,7 @@
 /**
  * Docs are code, run as a user runs them: from a packed and installed copy of the package, outside the
- * repository. The package is built in a private copy of the sources (so a concurrent `npm run build` in the
- * repository cannot change what is packed), `npm pack`ed, and installed with `npm install --omit=dev` into a
- * fresh consumer project (`{"type":"module"}`) in a temporary directory. Neither tsx nor typescript is in that
+ * repository. The package is the run's build and pack (test/helpers/package-build.ts: made once, from a
+ * private copy of the sources), installed with `npm install --omit=dev` into a fresh consumer project (`{"type":"module"}`) in a temporary directory. Neither tsx nor typescript is in that
  * project: the repository's tsc type-checks the examples there (strict, against the consumer's node_modules)
  * and emits them as JavaScript, and each one runs with plain `node`, cwd = the consumer project.
  *
@@ -27,7 +26,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import {
-  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -43,6 +41,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { npmEnv } from '../helpers/npm.js';
+import { packageBuild } from '../helpers/package-build.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -121,7 +120,6 @@ const examples = blocks.filter((b) => b.lang === 'ts');
 const commands = blocks.filter((b) => b.lang === 'sh' && b.run);
 
 const STAGE = mkdtempSync(path.join(tmpdir(), 'autos-mcp-docs-'));
-const BUILD = path.join(STAGE, 'build');
 const CONSUMER = path.join(STAGE, 'consumer');
 after(() => rmSync(STAGE, { recursive: true, force: true }));
 
@@ -130,33 +128,11 @@ function output(run: SpawnSyncReturns<string>): string {
 }
 
 let installed = false;
-/** Builds and packs the package, and installs the tarball into the consumer project (once per file). */
+/** Installs the run's packed package into the consumer project (once per file). */
 function install(): void {
   if (installed) return;
-  // A private copy of what the build reads, with the repository's node_modules (dev tools) linked in.
-  mkdirSync(BUILD, { recursive: true });
-  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE']) {
-    if (existsSync(path.join(ROOT, entry))) cpSync(path.join(ROOT, entry), path.join(BUILD, entry));
-  }
-  for (const dir of ['src', 'docs']) cpSync(path.join(ROOT, dir), path.join(BUILD, dir), { recursive: true });
-  cpSync(path.join(ROOT, 'scripts/bundle.mjs'), path.join(BUILD, 'scripts/bundle.mjs'));
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(BUILD, 'node_modules'), 'dir');
-  execFileSync('npm', ['run', 'build', '--silent'], {
-    cwd: BUILD,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: npmEnv(),
-  });
-
+  const { tarball } = packageBuild();
   mkdirSync(CONSUMER, { recursive: true });
-  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', CONSUMER], {
-    cwd: BUILD,
-    encoding: 'utf8',
-    env: npmEnv(),
-  })
-    .trim()
-    .split('\n')
-    .pop();
-  assert.ok(tarball, 'npm pack printed no file name');
   writeFileSync(
     path.join(CONSUMER, 'package.json'),
     JSON.stringify({ name: 'docs-consumer', private: true, type: 'module' }),
@@ -170,7 +146,7 @@ function install(): void {
       '--no-audit',
       '--no-fund',
       '--prefer-offline',
-      `./${tarball}`,
+      tarball,
       '@cfworker/json-schema@4',
     ],
     { cwd: CONSUMER, stdio: ['ignore', 'ignore', 'pipe'], env: npmEnv() },

@@ -15,6 +15,7 @@ import { isMcpError } from '../../src/index.js';
 import { createOAuth, memoryStore, plaintextFileStore } from '../../src/oauth/index.js';
 import { managementOf } from '../../src/oauth/registration-check.js';
 import { MAX_TOKEN_LIFETIME_S, tokenLifetime } from '../../src/oauth/tokens.js';
+import { testClock } from '../helpers/clock.js';
 import { listenLocal, readBody } from '../helpers/http-server.js';
 import { must } from '../helpers/must.js';
 
@@ -220,6 +221,59 @@ describe('the device poll interval', () => {
     assert.equal(error.kind, 'timeout');
     assert.match(error.message, /not approved within 300 ms/);
     assert.ok(took < 2000, `want the deadline kept (300 ms), took ${Math.round(took)} ms`);
+  });
+
+  test('polls at the interval, 5 s slower after slow_down, and stops at the device code expiry (on the clock)', async () => {
+    const answers = ['slow_down', 'authorization_pending'];
+    const server = await oddServer({
+      device: {
+        device_code: 'device-code-0123456789',
+        verification_uri: 'https://example.com/device',
+        user_code: 'WDJB-MJHT',
+        expires_in: 30,
+        interval: 5,
+      },
+      token: () => ({ status: 400, body: { error: answers.shift() ?? 'authorization_pending' } }),
+    });
+    const clock = testClock();
+    const started = clock.now();
+    const error = await createOAuth({ url: server.url.href, clientId: 'odd-client' }, { clock })
+      .login({ device: true, prompt: () => {} })
+      .then(
+        () => assert.fail('want a timeout'),
+        (e: unknown) => e,
+      );
+    assert.ok(isMcpError(error), `want an autos-mcp error, got ${String(error)}`);
+    assert.equal(error.kind, 'timeout');
+    assert.match(error.message, /device code expired before the login was approved/);
+    // 5 s, slow_down: 10 s, 10 s, then only the 5 s left of the code's 30 s.
+    assert.deepEqual(clock.sleeps, [5000, 10_000, 10_000, 5000]);
+    assert.equal(clock.now() - started, 30_000);
+    assert.equal(server.grants.length, 3, 'no poll after the code expired');
+  });
+
+  test('a login timeout shorter than the device code ends the polling at the timeout (on the clock)', async () => {
+    const server = await oddServer({
+      device: {
+        device_code: 'device-code-0123456789',
+        verification_uri: 'https://example.com/device',
+        user_code: 'WDJB-MJHT',
+        expires_in: 600,
+        interval: 2,
+      },
+      token: () => ({ status: 400, body: { error: 'authorization_pending' } }),
+    });
+    const clock = testClock();
+    const error = await createOAuth({ url: server.url.href, clientId: 'odd-client' }, { clock })
+      .login({ device: true, timeoutMs: 7000, prompt: () => {} })
+      .then(
+        () => assert.fail('want a timeout'),
+        (e: unknown) => e,
+      );
+    assert.ok(isMcpError(error), `want an autos-mcp error, got ${String(error)}`);
+    assert.equal(error.kind, 'timeout');
+    assert.match(error.message, /not approved within 7 s/);
+    assert.deepEqual(clock.sleeps, [2000, 2000, 2000, 1000]);
   });
 });
 

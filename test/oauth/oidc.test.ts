@@ -23,6 +23,7 @@ import {
   type OAuthConfig,
 } from '../../src/oauth/index.js';
 import { approveInBrowser, type Browser, launchBrowser } from '../helpers/browser.js';
+import { type TestClock, testClock } from '../helpers/clock.js';
 import { listenLocal } from '../helpers/http-server.js';
 import { must } from '../helpers/must.js';
 import {
@@ -151,10 +152,16 @@ function authorizer(
   config: Omit<OAuthConfig, 'url'> = { clientId: NATIVE_CLIENT.client_id },
   opener: Opener = browserUser(),
   store: CredentialStore = memoryStore(),
+  clock?: TestClock,
 ): OAuth {
   return createOAuth(
     { clientMetadataUrl: false, url: mcp.url.href, ...config },
-    { store, openUrl: opener.openUrl, prompt: () => assert.fail('no prompt expected') },
+    {
+      store,
+      openUrl: opener.openUrl,
+      prompt: () => assert.fail('no prompt expected'),
+      ...(clock !== undefined ? { clock } : {}),
+    },
   );
 }
 
@@ -212,11 +219,11 @@ async function tokenEndpoint(as: AuthorizationServer): Promise<string> {
   return String(must(meta['token_endpoint'], 'a token endpoint'));
 }
 
-/** Sleeps until the stored access token is past its expiry (as the library reckons it), plus `extraMs`. */
-async function untilExpired(auth: OAuth, extraMs = 1200): Promise<void> {
-  const expiresAt = must((await auth.status()).expiresAt, 'an expiry');
-  const wait = Date.parse(expiresAt) - Date.now() + extraMs;
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
+/** Moves `clock` (the authorizer's) past the stored access token's expiry; no real time passes. */
+async function untilExpired(auth: OAuth, clock: TestClock): Promise<void> {
+  assert.equal((await auth.status()).expired, false);
+  const expiresAt = Date.parse(must((await auth.status()).expiresAt, 'an expiry'));
+  clock.advance(expiresAt - clock.now() + 1);
   assert.equal((await auth.status()).expired, true);
 }
 
@@ -297,16 +304,17 @@ for (const revision of REVISIONS) {
     });
 
     test('refresh rotation: an expired token is refreshed once before sending, the rotated token is stored', async () => {
-      const { as, mcp } = await servers({ accessTokenTtl: 3 });
+      const { as, mcp } = await servers();
       const store = memoryStore();
-      const auth = authorizer(mcp, undefined, undefined, store);
+      const clock = testClock();
+      const auth = authorizer(mcp, undefined, undefined, store, clock);
       await auth.login();
       const client = await open(mcp, auth, revision);
       await client.listTools();
       const before = await storedToken(store);
       assert.equal(typeof before['refreshToken'], 'string');
 
-      await untilExpired(auth);
+      await untilExpired(auth, clock);
       const seen = mcp.requests.length;
       assert.equal(textOf(await client.callTool('whoami')), 'sub=user scope=mcp:read mcp:write');
 
@@ -336,9 +344,10 @@ for (const revision of REVISIONS) {
     });
 
     test('invalid_grant: a refresh token rotated behind the library fails with auth_required, log in again', async () => {
-      const { as, mcp } = await servers({ accessTokenTtl: 3 });
+      const { as, mcp } = await servers();
       const store = memoryStore();
-      const auth = authorizer(mcp, undefined, undefined, store);
+      const clock = testClock();
+      const auth = authorizer(mcp, undefined, undefined, store, clock);
       await auth.login();
       const client = await open(mcp, auth, revision);
       await client.listTools();
@@ -357,7 +366,7 @@ for (const revision of REVISIONS) {
       assert.equal(response.status, 200, await response.text());
       assert.equal(as.events.refreshes, 1);
 
-      await untilExpired(auth);
+      await untilExpired(auth, clock);
       const error = await failure(client.callTool('whoami'));
       assert.equal(error.kind, 'auth_required');
       assert.match(error.message, /log in again/);

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createOAuth, plaintextFileStore } from '../../src/oauth/index.js';
+import { testClock } from '../helpers/clock.js';
 import { must } from '../helpers/must.js';
 import {
   type AuthorizationServer,
@@ -25,8 +26,6 @@ const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PROCESSES = 3;
 const CALLS = 4;
-/** Long enough for the workers to start and connect while the token is still valid. */
-const TTL_S = 8;
 
 interface WorkerResult {
   ok: boolean;
@@ -95,7 +94,7 @@ let dir: string;
 const workers: Worker[] = [];
 
 before(async () => {
-  as = await startAuthorizationServer({ accessTokenTtl: TTL_S });
+  as = await startAuthorizationServer();
   mcp = await startProtectedMcpServer({ authorizationServer: as.issuer });
   as.addResource(mcp.resource);
   dir = await mkdtemp(path.join(tmpdir(), 'autos-mcp-race-'));
@@ -109,9 +108,10 @@ after(async () => {
 
 test(`refresh race: ${PROCESSES} processes × ${CALLS} concurrent calls on one file store refresh exactly once`, async (t) => {
   const store = plaintextFileStore('race', { dir });
+  const clock = testClock();
   const auth = createOAuth(
     { url: mcp.url.href, clientId: NATIVE_CLIENT.client_id },
-    { store, openUrl: () => assert.fail('a device login opens no browser') },
+    { store, clock, openUrl: () => assert.fail('a device login opens no browser') },
   );
   const approvals: Promise<void>[] = [];
   await auth.login({
@@ -134,14 +134,15 @@ test(`refresh race: ${PROCESSES} processes × ${CALLS} concurrent calls on one f
   t.diagnostic(`${PROCESSES} workers connected in ${Date.now() - started} ms`);
   // A real race needs every worker to have connected with the old token, and none to have refreshed.
   assert.equal(as.events.refreshes, 0, 'no refresh before the race');
-  assert.equal((await auth.status()).expired, false, `workers took too long to start: raise TTL_S`);
+  assert.equal((await auth.status()).expired, false);
 
-  const expiresAt = Date.parse(must(status.expiresAt, 'an expiry'));
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now() + 1000)));
+  // Every clock (this one and each worker's) moves past the expiry at once: no real time is waited out.
+  const expiry = Date.parse(must(status.expiresAt, 'an expiry')) + 1000;
+  clock.advance(expiry - clock.now());
   assert.equal((await auth.status()).expired, true);
   const seen = mcp.requests.length;
   const go = Date.now();
-  for (const worker of workers) worker.child.stdin.write('go\n');
+  for (const worker of workers) worker.child.stdin.write(`go ${expiry}\n`);
   const outputs = await Promise.all(workers.map((w) => w.line('results')));
   t.diagnostic(`${PROCESSES * CALLS} calls across the refresh in ${Date.now() - go} ms`);
   assert.deepEqual(

@@ -33,6 +33,7 @@ import {
   plaintextFileStore,
 } from '../../src/oauth/index.js';
 import { approveInBrowser, type Browser, launchBrowser } from '../helpers/browser.js';
+import { testClock } from '../helpers/clock.js';
 import { must } from '../helpers/must.js';
 import {
   type AuthorizationServer,
@@ -167,7 +168,7 @@ function tap(stream: NodeJS.WriteStream, where: string, real: typeof process.std
 }
 
 before(async () => {
-  as = await startAuthorizationServer({ accessTokenTtl: 3, registration: true });
+  as = await startAuthorizationServer({ registration: true });
   mcp = await startProtectedMcpServer({ authorizationServer: as.issuer });
   as.addResource(mcp.resource);
   browser = await launchBrowser();
@@ -222,6 +223,9 @@ function approving(): { prompt: (prompt: LoginPrompt) => void; approved: Promise
   };
 }
 
+/** The clock of every authorizer here: tokens expire when a test moves it (`untilExpired`). */
+const clock = testClock();
+
 function authorizer(
   config: Omit<OAuthConfig, 'url'>,
   store: CredentialStore,
@@ -231,6 +235,7 @@ function authorizer(
     { clientMetadataUrl: false, url: mcp.url.href, ...config },
     {
       store,
+      clock,
       openUrl: openUrl(tamper),
       fetch: watchingFetch,
       prompt: () => assert.fail('no prompt expected'),
@@ -253,9 +258,12 @@ async function whoami(auth: OAuth): Promise<string> {
   }
 }
 
-async function untilExpired(auth: OAuth): Promise<void> {
-  const expiresAt = Date.parse(must((await auth.status()).expiresAt, 'an expiry'));
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now() + 1200)));
+/** Moves the clock past the stored access token's expiry; resolves the time it moved to (epoch ms). */
+async function untilExpired(auth: OAuth): Promise<number> {
+  const expiry = Date.parse(must((await auth.status()).expiresAt, 'an expiry')) + 1000;
+  clock.advance(expiry - clock.now());
+  assert.equal((await auth.status()).expired, true);
+  return expiry;
 }
 
 /** Labels matched only whole: texts that hold public parts too (a query, a Basic header of an id). */
@@ -448,7 +456,7 @@ describe('OAuth secrets never reach an output', () => {
     const auth = authorizer(bearer, shared);
     await auth.login();
     await plantStore(shared);
-    await untilExpired(auth);
+    const expiry = await untilExpired(auth);
 
     const child = spawn(process.execPath, ['--import', 'tsx', WORKER, dir, 'debug', mcp.url.href, '2'], {
       cwd: ROOT,
@@ -459,7 +467,7 @@ describe('OAuth secrets never reach an output', () => {
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
-      if (stdout.includes('"ready"') && child.stdin.writable) child.stdin.write('go\n');
+      if (stdout.includes('"ready"') && child.stdin.writable) child.stdin.write(`go ${expiry}\n`);
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;

@@ -17,6 +17,7 @@ import * as servers from '../../src/servers/index.js';
 import * as transport from '../../src/transport/index.js';
 import { PACKAGE_VERSION } from '../../src/version.js';
 import { npmEnv } from '../helpers/npm.js';
+import { packageBuild } from '../helpers/package-build.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -118,28 +119,18 @@ test('the packed tarball installs without dev dependencies and its entry and bin
 }, () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'autos-mcp-pack-'));
   try {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
-    const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: npmEnv(),
-    })
-      .trim()
-      .split('\n')
-      .pop() as string;
+    // The run's build and pack (made once, from a private copy of the sources), not a rebuild of the
+    // repository's dist/ under the tests that run it.
+    const { tarball } = packageBuild();
     writeFileSync(
       path.join(dir, 'package.json'),
       JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
     );
-    execFileSync(
-      'npm',
-      ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', path.join(dir, tarball)],
-      {
-        cwd: dir,
-        stdio: 'ignore',
-        env: npmEnv(),
-      },
-    );
+    execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+      cwd: dir,
+      stdio: 'ignore',
+      env: npmEnv(),
+    });
     const script = `
       import { callToolOnce } from 'autos-mcp';
       import { createMemoryPair } from 'autos-mcp/transport';
@@ -193,7 +184,7 @@ test('the packed tarball installs without dev dependencies and its entry and bin
       encoding: 'utf8',
     });
     assert.match(help, /autos-mcp tools/);
-    const packed = execFileSync('tar', ['-tzf', path.join(dir, tarball)], { encoding: 'utf8' });
+    const packed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
     assert.doesNotMatch(
       packed,
       /package\/(test|bench|src|node_modules)\//,

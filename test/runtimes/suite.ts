@@ -1,7 +1,7 @@
 /**
  * The runtime suite: a representative part of the tests, run under Node, Bun and Deno against the packed and
- * installed package, as a user of each runtime runs it. The package is built from a private copy of the
- * sources, `npm pack`ed and installed into a consumer project in a temp dir (as test/docs does); Bun and
+ * installed package, as a user of each runtime runs it. The package is the run's build and pack
+ * (test/helpers/package-build.ts), installed into a consumer project in a temp dir (as test/docs does); Bun and
  * Deno come from their npm packages at pinned versions (binaries.ts). Per runtime, scenario.mjs runs in the
  * consumer project (stdio one-shot and connect/close with a process tree, the stderr tail, a timeout and a
  * cancel, HTTP JSON and SSE at both revisions and `auto`, the undici path, the worker, settings in the
@@ -13,16 +13,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -30,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { type RunningServer, startDemoHttp } from '../client/http-servers.js';
 import { keyringSessionTools } from '../helpers/keyring-session.js';
 import { npmEnv } from '../helpers/npm.js';
+import { packageBuild } from '../helpers/package-build.js';
 import { PINNED, type Runtime, type RuntimeName, resolveRuntime } from './binaries.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -88,40 +80,19 @@ function shown(ran: Ran): string {
   return `exit ${ran.code ?? ran.signal}\nstdout:\n${ran.stdout}\nstderr:\n${ran.stderr}`;
 }
 
-/** Builds a private copy of the sources, packs it, installs the tarball into the consumer project. */
+/** Installs the run's packed package into the consumer project. */
 function install(): void {
-  const build = path.join(STAGE, 'build');
-  mkdirSync(path.join(build, 'scripts'), { recursive: true });
-  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE']) {
-    if (existsSync(path.join(ROOT, entry))) copyFileSync(path.join(ROOT, entry), path.join(build, entry));
-  }
-  for (const dir of ['src', 'docs']) cpSync(path.join(ROOT, dir), path.join(build, dir), { recursive: true });
-  copyFileSync(path.join(ROOT, 'scripts/bundle.mjs'), path.join(build, 'scripts/bundle.mjs'));
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(build, 'node_modules'), 'dir');
-  execFileSync('npm', ['run', 'build', '--silent'], {
-    cwd: build,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: npmEnv(),
-  });
+  const { tarball } = packageBuild();
   mkdirSync(CONSUMER, { recursive: true });
-  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', CONSUMER], {
-    cwd: build,
-    encoding: 'utf8',
-    env: npmEnv(),
-  })
-    .trim()
-    .split('\n')
-    .pop();
-  assert.ok(tarball, 'npm pack printed no file name');
   writeFileSync(
     path.join(CONSUMER, 'package.json'),
     JSON.stringify({ name: 'runtimes-consumer', private: true, type: 'module' }),
   );
-  execFileSync(
-    'npm',
-    ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`],
-    { cwd: CONSUMER, stdio: ['ignore', 'ignore', 'pipe'], env: npmEnv() },
-  );
+  execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+    cwd: CONSUMER,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: npmEnv(),
+  });
   assert.ok(existsSync(BIN), 'the bin is installed');
   copyFileSync(path.join(ROOT, 'test/runtimes/scenario.mjs'), path.join(CONSUMER, 'scenario.mjs'));
 }

@@ -5,6 +5,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { McpError } from '../../errors/index.js';
+import type { Clock } from '../../internal/clock.js';
 import { defaultPrompt, LOGIN_TIMEOUT_MS, type LoginOptions, type OAuthOptions } from '../options.js';
 import type { StoredClient } from '../records.js';
 import { deviceCode, type TokenEndpoint, tokenError } from '../tokens.js';
@@ -28,6 +29,8 @@ export interface DeviceLogin {
   readonly options: LoginOptions;
   /** The authorizer's own options: its prompt, where `options` gives none. */
   readonly defaults: OAuthOptions;
+  /** The poll interval and the deadline are waited out and read on this clock. */
+  readonly clock: Clock;
   /** The client to log in as (pre-registered, CIMD, or registered now). */
   readonly client: () => Promise<StoredClient>;
   /** The token endpoint, as this client. */
@@ -49,7 +52,8 @@ export async function deviceFlow(login: DeviceLogin) {
   const prompt = options.prompt ?? login.defaults.prompt ?? defaultPrompt;
   const timeoutMs = options.timeoutMs ?? LOGIN_TIMEOUT_MS;
   try {
-    return { response: await deviceLogin(endpoint, login.scope, prompt, options.signal, timeoutMs), client };
+    const wait = { clock: login.clock, signal: options.signal, timeoutMs };
+    return { response: await deviceLogin(endpoint, login.scope, prompt, wait), client };
   } catch (error) {
     // A server that forgot a stored registration refuses it at once here: the next login registers anew.
     if (((error as McpError).cause as { error?: unknown } | undefined)?.error === 'invalid_client')
@@ -62,9 +66,9 @@ async function deviceLogin(
   endpoint: TokenEndpoint,
   scope: string | undefined,
   show: (prompt: DevicePrompt) => void,
-  signal: AbortSignal | undefined,
-  timeoutMs: number,
+  wait: { clock: Clock; signal: AbortSignal | undefined; timeoutMs: number },
 ): Promise<oauth.TokenEndpointResponse> {
+  const { clock, signal, timeoutMs } = wait;
   const { as, client, auth, http } = endpoint;
   let started: oauth.DeviceAuthorizationResponse;
   try {
@@ -89,7 +93,7 @@ async function deviceLogin(
   // The device code's own lifetime, or the caller's deadline when that comes first. No wait runs past
   // it: a server asking for a long interval shortens the last poll, never the caller's deadline.
   const codeMs = started.expires_in * 1000;
-  const deadline = Date.now() + Math.min(codeMs, timeoutMs);
+  const deadline = clock.now() + Math.min(codeMs, timeoutMs);
   const late = (): McpError =>
     new McpError(
       'timeout',
@@ -99,10 +103,12 @@ async function deviceLogin(
     );
   let interval = clamp(started.interval ?? 5);
   for (;;) {
-    const left = deadline - Date.now();
+    const left = deadline - clock.now();
     if (left <= 0) throw late();
-    await sleep(Math.min(interval * 1000, left), signal);
-    if (Date.now() >= deadline) throw late();
+    await clock.sleep(Math.min(interval * 1000, left), signal).catch(() => {
+      throw new McpError('cancelled', 'the login was cancelled');
+    });
+    if (clock.now() >= deadline) throw late();
     try {
       return await oauth.processDeviceCodeResponse(
         as,
@@ -133,22 +139,4 @@ function seconds(ms: number): string {
 
 function clamp(seconds: number): number {
   return Math.min(MAX_INTERVAL_S, Math.max(MIN_INTERVAL_S, Number.isFinite(seconds) ? seconds : 5));
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new McpError('cancelled', 'the login was cancelled'));
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new McpError('cancelled', 'the login was cancelled'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -2,6 +2,7 @@
  * The two user logins of `authorization_code`: the browser login on a loopback callback, or the device
  * grant with `device: true`. Both forget a registration the authorization server refused (invalid_client).
  */
+import type { Clock } from '../../internal/clock.js';
 import { forgetClient } from '../known-client.js';
 import type { StoredClient } from '../records.js';
 import { type BrowserLogin, browserLogin } from './browser.js';
@@ -14,6 +15,8 @@ import { deviceFlow } from './device.js';
 export interface UserLogin extends Omit<BrowserLogin, 'client' | 'forgetClient'> {
   /** The client for a browser login's redirect URI (`device` false) or for the device login. */
   readonly client: (redirectUri: string | undefined, device: boolean) => Promise<StoredClient>;
+  /** The authorizer's clock: the device login's poll interval and deadline. */
+  readonly clock: Clock;
 }
 
 /** Runs the chosen user login to its token response and the client it used. */
@@ -26,6 +29,7 @@ export function userLogin(login: UserLogin) {
       scope,
       options,
       defaults,
+      clock: login.clock,
       client: () => login.client(undefined, true),
       endpoint,
       forgetClient: forget,
