@@ -10,13 +10,13 @@
  * a tool that would reach the network.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { type CallToolResult, connect, type StdioServerConfig } from '../../src/index.js';
+import { builtBin } from '../helpers/built-package.js';
 import { must } from '../helpers/must.js';
-import { npmEnv } from '../helpers/npm.js';
 import { FRUIT, usePostgres } from '../helpers/postgres.js';
 import { ROOT, textOf } from './helpers.js';
 
@@ -128,9 +128,9 @@ for (const server of SERVERS) {
 }
 
 describe('the CLI against an old server', () => {
-  const BIN = path.join(ROOT, 'dist/bin.js');
-  before(() => {
-    if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
+  let BIN = '';
+  before(async () => {
+    BIN = await builtBin();
   });
 
   test('autos-mcp tools -- node <server-github> lists its tools and exits 0', () => {

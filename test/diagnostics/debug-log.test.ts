@@ -4,8 +4,7 @@
  * string is hostile, and no secret in it (env values, option values, a token, a header, a URL query).
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -13,10 +12,11 @@ import { diagnosticsChannels } from '../../src/diagnostics/channels.js';
 import { createDebugLog } from '../../src/diagnostics/debug-log.js';
 import { debugLogState, debugWanted } from '../../src/diagnostics/publish.js';
 import { type RunningServer, startDemoHttp } from '../client/http-servers.js';
-import { npmEnv } from '../helpers/npm.js';
+import { builtBin } from '../helpers/built-package.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'dist/bin.js');
+/** The CLI built from the sources as they are now (never a dist/ left by an older build). */
+const BIN = await builtBin();
 const HOSTILE = 'test/diagnostics/fixtures/hostile-debug.mjs';
 const mint = (prefix: string) => `${prefix}${Math.random().toString(36).slice(2, 12)}${Date.now() % 100000}Q`;
 
@@ -57,9 +57,7 @@ function assertTerminalSafe(lines: string[]): void {
   }
 }
 
-before(() => {
-  if (!existsSync(BIN)) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: npmEnv() });
-});
+before(() => {});
 
 describe('the debug log switch', () => {
   test('AUTOS_MCP_DEBUG turns it on unless empty or 0; NODE_DEBUG as util.debuglog reads it', () => {

@@ -5,7 +5,8 @@
  * repository's own dist/ is never read, so a stale one cannot be tested), and every test file of a run
  * shares one build. Test files run as separate processes: the first to ask builds (under a lock
  * directory, created atomically); the others wait for its result, and a lock left by a process that died
- * is taken over.
+ * is taken over. Under scripts/test-all.sh, which builds the package once for the whole run, that build's
+ * bin is used instead.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -26,6 +27,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { BUILD_ENV } from './build-env.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** What the bundle of the binary reads. */
@@ -37,7 +39,9 @@ let built: Promise<string> | undefined;
 
 /** The path of a `dist/bin.js` built from the current sources (built at most once per run). */
 export function builtBin(): Promise<string> {
-  built ??= buildOnce();
+  // The whole run (scripts/test-all.sh) has built the package once already: its bin is the same sources'.
+  const shared = process.env[BUILD_ENV];
+  built ??= shared ? Promise.resolve(path.join(shared, 'dist', 'bin.js')) : buildOnce();
   return built;
 }
 

@@ -12,13 +12,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILD_ENV, TARBALL_ENV } from './build-env.js';
 import { npmEnv } from './npm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The environment variables scripts/test-all.sh sets. */
-export const BUILD_ENV = 'AUTOS_MCP_TEST_BUILD';
-export const TARBALL_ENV = 'AUTOS_MCP_TEST_TARBALL';
+export { BUILD_ENV, TARBALL_ENV };
 
 export interface PackageBuild {
   /**
