@@ -65,7 +65,8 @@ const INFINITY_AT: ReadonlySet<string> = new Set(['config.timeoutMs']);
 export async function open(config: ServerConfig, options: OpenOptions = {}): Promise<string> {
   const checked = toPlainData(config, 'config', { infinityAt: INFINITY_AT });
   if (!checked.ok) throw new McpError('config', `open: ${checked.reason}`);
-  normalizeConfig(checked.value as ServerConfig);
+  const plain = checked.value as ServerConfig;
+  normalizeConfig(plain);
   const openTimeoutMs = options.timeoutMs;
   if (openTimeoutMs !== undefined) durationMs(openTimeoutMs, 'timeoutMs', 0, { positive: true });
   const { signal } = options;
@@ -73,7 +74,7 @@ export async function open(config: ServerConfig, options: OpenOptions = {}): Pro
   const id = `mcpw_${randomUUID()}`;
   const threadData: ThreadData = {
     id,
-    config: checked.value as Record<string, unknown>,
+    config: plain,
     ...(openTimeoutMs === undefined ? {} : { openTimeoutMs }),
   };
   const start = threadEntry();

@@ -76,8 +76,10 @@ export class StdioConnection implements Connection {
   #stdin: Writable | undefined;
   #tree: ServerTree | undefined;
   #events: ConnectionEvents = NO_EVENTS;
-  /** True once `closed` was emitted or `close()` was called: no event is delivered after that. */
+  /** True once `closed` was emitted or `close()` or `destroy()` was called: no event is delivered after that. */
   #silenced = false;
+  /** `destroy()` SIGKILLed the server while it ran. */
+  #killed = false;
   #exit: ExitInfo | undefined;
   #exited!: Promise<void>;
   #markExited!: () => void;
@@ -123,6 +125,8 @@ export class StdioConnection implements Connection {
   start(events: ConnectionEvents): Promise<void> {
     if (this.#state !== 'new')
       return Promise.reject(new McpError('config', `start() on ${this.target} called twice`));
+    // Closed or destroyed first: spawning now would start a process nobody ends.
+    if (this.#teardown !== undefined) return Promise.reject(this.#closedError('start'));
     this.#state = 'starting';
     this.#events = events;
     this.#starting = this.#spawn();
@@ -260,13 +264,27 @@ export class StdioConnection implements Connection {
    */
   close(options: { graceMs?: number } = {}): Promise<ConnectionCloseReport> {
     this.#silenced = true;
-    this.#teardown ??= this.#shutdown(options.graceMs ?? this.#options.graceMs ?? DEFAULT_GRACE_MS).finally(
-      () => this.#secrets?.release(),
-    );
+    return this.#tearDown(options.graceMs ?? this.#options.graceMs ?? DEFAULT_GRACE_MS, false);
+  }
+
+  /**
+   * SIGKILLs the process group and every known descendant now, without closing stdin or waiting. A close
+   * already running is cut short (its waits end as the processes die); `close()` afterwards resolves with
+   * the report once the kernel has reaped them. Idempotent; before the spawn, the spawn is ended as it lands.
+   */
+  destroy(): void {
+    this.#silenced = true;
+    if (this.#tree !== undefined && this.#exit === undefined) this.#killed = true;
+    this.#tree?.killNow();
+    this.#tearDown(0, true).catch(ignore);
+  }
+
+  #tearDown(graceMs: number, immediate: boolean): Promise<ConnectionCloseReport> {
+    this.#teardown ??= this.#shutdown(graceMs, immediate).finally(() => this.#secrets?.release());
     return this.#teardown;
   }
 
-  async #shutdown(graceMs: number): Promise<ConnectionCloseReport> {
+  async #shutdown(graceMs: number, immediate = false): Promise<ConnectionCloseReport> {
     if (this.#starting) await this.#starting.catch(() => undefined);
     const child = this.#child;
     const tree = this.#tree;
@@ -290,6 +308,7 @@ export class StdioConnection implements Connection {
       hasExited: () => this.#exit !== undefined,
       target: this.target,
       connectionId: this.#id,
+      immediate,
     });
     // The guard is reaped by the loop of the thread that started it: a worker thread may end right after
     // this close, so it waits; the main thread's loop outlives the close and reaps it without delaying it.
@@ -304,7 +323,8 @@ export class StdioConnection implements Connection {
       activeProcesses: result.activeProcesses,
       exitCode: this.#exit?.code ?? null,
       signal: this.#exit?.signal ?? null,
-      ended: result.ended,
+      // A destroy() that landed while the server ran ended it, whatever the close sequence saw after.
+      ended: this.#killed ? 'sigkill' : result.ended,
       stderrTail: this.#stderr.tail(),
       ...(skippedStdout === undefined ? {} : { skippedStdout }),
     };

@@ -28,6 +28,8 @@ export interface TerminateInput {
   target: string;
   /** The connection's id in the debug log. */
   connectionId?: string;
+  /** `destroy()`: no stdin close, no SIGTERM, no grace: SIGKILL at once, then verify. */
+  immediate?: boolean;
 }
 
 export interface TerminateResult {
@@ -40,6 +42,7 @@ export async function terminate(input: TerminateInput): Promise<TerminateResult>
   const { child, tree, graceMs, exited, hasExited, target, connectionId } = input;
   // Take a snapshot before anything can exit: once the server dies its orphans are reparented out of reach.
   tree.remember();
+  if (input.immediate === true) return killAndVerify(tree, hasExited() ? 'exited' : 'none', input);
   const exitedBefore = hasExited();
   // 1. Close stdin, 2. wait for the server to exit.
   child.stdin?.end();
@@ -55,6 +58,16 @@ export async function terminate(input: TerminateInput): Promise<TerminateResult>
     await waitUntil(() => tree.countAlive() === 0, graceMs);
   }
   // 4. SIGKILL whatever is left.
+  return killAndVerify(tree, ended, input);
+}
+
+/** SIGKILLs whatever of the tree is left and waits for the kernel to reap it. */
+async function killAndVerify(
+  tree: ServerTree,
+  endedSoFar: ProcessReport['ended'],
+  { hasExited, target, connectionId }: TerminateInput,
+): Promise<TerminateResult> {
+  let ended = endedSoFar;
   if (tree.countAlive() > 0) {
     const serverAlive = !hasExited();
     debugNote(connectionId, `${target}: SIGKILL process group ${tree.pid}`);
@@ -79,7 +92,8 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
+/** Polls `condition` every 25 ms until it holds or `timeoutMs` pass. */
+export async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition() && Date.now() < deadline) await delay(POLL_MS);
 }
