@@ -32,6 +32,16 @@ export interface TerminateInput {
   immediate?: boolean;
 }
 
+/** The process report of a connection whose server never started. */
+export const NOT_STARTED: Readonly<ProcessReport> = Object.freeze({
+  pid: undefined,
+  activeProcesses: 0,
+  exitCode: null,
+  signal: null,
+  ended: 'not_started',
+  stderrTail: '',
+});
+
 export interface TerminateResult {
   ended: ProcessReport['ended'];
   activeProcesses: number;
@@ -76,6 +86,27 @@ async function killAndVerify(
     await waitUntil(() => tree.countAlive() === 0, KILL_VERIFY_MS);
   }
   return { ended, activeProcesses: tree.countAlive() };
+}
+
+/** `node x.mjs (pid 7) exited during startup with code 2`: how the server ended, in one clause. */
+export function exitSentence(
+  target: string,
+  pid: number | undefined,
+  exit: ExitInfo | undefined,
+  answered: boolean,
+): string {
+  const code = exit?.code ?? null;
+  const signal = exit?.signal ?? null;
+  const when = answered ? '' : ' during startup';
+  const how = signal ? `was killed by ${signal}${when}` : `exited${when} with code ${code}${exitHint(code)}`;
+  return `${target} (pid ${pid}) ${how}`;
+}
+
+/** What a shell-convention exit status says about a start that failed (the stderr tail says more). */
+function exitHint(code: number | null): string {
+  if (code === 127) return ' (a program it runs was not found)';
+  if (code === 126) return ' (a program it runs is not executable)';
+  return '';
 }
 
 /** Waits for `promise` or `ms`, whichever comes first, without leaving a timer that keeps the host alive. */
