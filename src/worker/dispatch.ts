@@ -67,13 +67,14 @@ interface Settle {
   reject(error: McpError): void;
 }
 
+/** One request's life in the caller's thread; the router hands it the worker's replies. */
 class WorkerRequest implements Routed, Waiting {
   readonly rid = randomUUID();
   readonly id: string;
-  readonly spec: DispatchSpec;
-  readonly control: DispatchControl;
-  readonly router: Router;
-  readonly outcome: Settle;
+  readonly #spec: DispatchSpec;
+  readonly #control: DispatchControl;
+  readonly #router: Router;
+  readonly #outcome: Settle;
   timer: NodeJS.Timeout | undefined;
   readonly hardDeadline = Number.POSITIVE_INFINITY;
   /** Until the worker acknowledges (or answers), silence for the whole window means no thread owns the id. */
@@ -85,15 +86,15 @@ class WorkerRequest implements Routed, Waiting {
 
   constructor(spec: DispatchSpec, control: DispatchControl, router: Router, outcome: Settle) {
     this.id = spec.id;
-    this.spec = spec;
-    this.control = control;
-    this.router = router;
-    this.outcome = outcome;
+    this.#spec = spec;
+    this.#control = control;
+    this.#router = router;
+    this.#outcome = outcome;
   }
 
-  /** Registers, arms the first deadline, posts, and starts listening to the caller's signal and poll. */
+  /** Registers, arms the first deadline, posts, then listens to the caller's signal and `shouldStop`. */
   send(): void {
-    const { spec, control, router } = this;
+    const [spec, control, router] = [this.#spec, this.#control, this.#router];
     router.register(this.rid, this);
     // A caller's budget shorter than the window runs from the start (the request may be delivered).
     const early = control.budgetMs;
@@ -116,8 +117,13 @@ class WorkerRequest implements Routed, Waiting {
       this.#settle({ error: new McpError('config', why, { delivery: 'not_sent', cause }) });
       return;
     }
-    control.signal?.addEventListener('abort', this.#onAbort, { once: true });
-    const { shouldStop } = control;
+    this.#watchCaller();
+  }
+
+  /** The caller's own ways to stop waiting, which never cross to the worker. */
+  #watchCaller(): void {
+    const { signal, shouldStop } = this.#control;
+    signal?.addEventListener('abort', this.#onAbort, { once: true });
     if (shouldStop === undefined) return;
     this.#poll = setInterval(() => {
       if (askStop(shouldStop))
@@ -129,18 +135,18 @@ class WorkerRequest implements Routed, Waiting {
   /** Called once, by the table, when the request settles. */
   detach(): void {
     clearInterval(this.#poll);
-    this.control.signal?.removeEventListener('abort', this.#onAbort);
+    this.#control.signal?.removeEventListener('abort', this.#onAbort);
   }
 
   onReply(reply: Reply): void {
     switch (reply.t) {
       case 'ack':
         this.#phase = 'running';
-        this.#armBudget(this.control.budgetMs ?? reply.budgetMs ?? Number.POSITIVE_INFINITY);
+        this.#armBudget(this.#control.budgetMs ?? reply.budgetMs ?? Number.POSITIVE_INFINITY);
         return;
       case 'progress':
         try {
-          this.control.onProgress?.(reply.progress);
+          this.#control.onProgress?.(reply.progress);
         } catch {
           // a throwing progress callback must not break the request
         }
@@ -148,7 +154,7 @@ class WorkerRequest implements Routed, Waiting {
       case 'ok':
         this.#settle({ value: reply.value });
         // A clean close: this thread knows at once that the id is gone (the announcement may come later).
-        if (this.spec.op === 'close') this.router.markGone(this.id, reply.value as WorkerStatus);
+        if (this.#spec.op === 'close') this.#router.markGone(this.id, reply.value as WorkerStatus);
         return;
       case 'err':
         this.#settle({ error: errorFromData(reply.error) });
@@ -157,7 +163,7 @@ class WorkerRequest implements Routed, Waiting {
   }
 
   onGone(final: WorkerStatus | undefined): void {
-    if (this.spec.op === 'close' && final !== undefined) this.#settle({ value: final });
+    if (this.#spec.op === 'close' && final !== undefined) this.#settle({ value: final });
     // After a clean close the worker refused every request it had not answered: nothing ran.
     else if (final !== undefined) this.#fail('closed', 'the worker was closed', 'not_sent');
     else this.#fail('closed', 'the worker thread ended before it answered; the request may have run');
@@ -166,7 +172,7 @@ class WorkerRequest implements Routed, Waiting {
   /** The whole budget, counted from when the request was posted (`Infinity`: none). */
   #armBudget(budgetMs: number): void {
     const why =
-      this.spec.timeoutWhy?.(budgetMs) ??
+      this.#spec.timeoutWhy?.(budgetMs) ??
       `no answer within ${budgetMs} ms; it may have run (a late answer is dropped)`;
     arm(this, budgetMs - (Date.now() - this.#started), () => this.#giveUp('timeout', why));
   }
@@ -185,7 +191,7 @@ class WorkerRequest implements Routed, Waiting {
   #giveUp(kind: ErrorKind, why: string): void {
     if (!this.#fail(kind, why)) return;
     try {
-      this.router.post(this.id, {
+      this.#router.post(this.id, {
         t: 'req',
         op: 'cancel',
         rid: randomUUID(),
@@ -199,14 +205,14 @@ class WorkerRequest implements Routed, Waiting {
   }
 
   #fail(kind: ErrorKind, why: string, delivery: 'unknown' | 'not_sent' = 'unknown'): boolean {
-    return this.#settle({ error: new McpError(kind, `${this.spec.what}: ${why}`, { delivery }) });
+    return this.#settle({ error: new McpError(kind, `${this.#spec.what}: ${why}`, { delivery }) });
   }
 
   /** Settles once: the first outcome wins (the table hands the request out once); false when too late. */
   #settle(outcome: Outcome): boolean {
-    if (this.router.settle(this.rid) === undefined) return false;
-    if ('error' in outcome) this.outcome.reject(outcome.error);
-    else this.outcome.resolve(outcome.value);
+    if (this.#router.settle(this.rid) === undefined) return false;
+    if ('error' in outcome) this.#outcome.reject(outcome.error);
+    else this.#outcome.resolve(outcome.value);
     return true;
   }
 }
