@@ -197,8 +197,9 @@ export class StdioConnection implements Connection {
     const stdin = this.#silenced || this.#exit !== undefined ? undefined : this.#stdin;
     if (signal?.aborted || stdin === undefined) {
       done();
-      if (stdin === undefined) throw this.#closedError('send');
-      throw new McpError('cancelled', `send to ${this.target} cancelled before it was written`);
+      if (signal?.aborted)
+        throw new McpError('cancelled', `send to ${this.target} cancelled before it was written`);
+      throw this.#closedError('send');
     }
     const failure = await writeLine(stdin, line, done);
     if (failure !== undefined) throw await this.#writeError(failure);
@@ -208,20 +209,19 @@ export class StdioConnection implements Connection {
     if (this.#silenced || this.#exit !== undefined) return this.#closedError('send', error);
     // At startup a broken pipe is usually a server that is exiting: wait briefly and say that.
     if (notSent && !this.#answered && (await this.#exitedWithin(BROKEN_PIPE_WAIT_MS)) && !this.#silenced) {
-      const options = { ...this.#errorOptions(), delivery: 'not_sent' as const, cause: error };
-      return new McpError(
-        'closed',
-        exitSentence(this.target, this.#child?.pid, this.#exit, this.#answered),
-        options,
-      );
+      const sentence = exitSentence(this.target, this.#child?.pid, this.#exit, this.#answered);
+      return new McpError('closed', sentence, {
+        ...this.#errorOptions(),
+        delivery: 'not_sent',
+        cause: error,
+      });
     }
     const why = notSent ? `its stdin is closed (${code})` : `the write failed (${code})`;
     const delivery = notSent ? 'not_sent' : 'unknown';
     return new McpError('transport', `write to ${this.target}: ${why}`, { delivery, cause: error });
   }
 
-  /** stdio has no per-session state to learn. */
-  negotiated(): void {}
+  negotiated(): void {} // stdio has no per-session state to learn
 
   /**
    * Closes stdin, waits, then SIGTERM and SIGKILL of the process group and known descendants. Idempotent.
@@ -303,7 +303,7 @@ export class StdioConnection implements Connection {
 
   /** Records skipped lines; true when that passed a bound and the connection failed. */
   #onSkipped(lines: readonly SkippedLine[]): boolean {
-    const over = this.#skipped.recordAll(lines, this.#events.diagnostic);
+    const over = this.#skipped.recordAll(lines, (text) => this.#events.diagnostic?.(text));
     if (over !== undefined)
       this.#fail(new McpError('protocol', `${this.target} ${over}`, this.#errorOptions()));
     return over !== undefined;

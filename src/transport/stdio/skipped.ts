@@ -42,13 +42,10 @@ export class SkippedLines {
    * Records `lines`, telling `diagnostic` of each; the sentence of the connection's failure when a bound is
    * now passed (its last line is the one that passed it), else undefined.
    */
-  recordAll(
-    lines: readonly SkippedLine[],
-    diagnostic: ((text: string) => void) | undefined,
-  ): string | undefined {
+  recordAll(lines: readonly SkippedLine[], diagnostic: (text: string) => void): string | undefined {
     for (const line of lines) {
       const over = this.record(line.bytes, line.preview);
-      diagnostic?.(`skipped a stdout line that is not an MCP message: ${line.preview}`);
+      diagnostic(`skipped a stdout line that is not an MCP message: ${line.preview}`);
       if (over !== undefined) {
         this.#overflowed = true;
         return `wrote ${over} to stdout that are not MCP messages; the last: ${line.preview}`;
