@@ -41,11 +41,12 @@ export function normalizeConfig(config: ServerConfig): NormalizedConfig {
  * The config as the plain data that crosses into a worker thread, once `normalizeConfig` accepts it:
  * the worker's `open()` judges a config exactly as `connect()` does.
  */
-export function checkConfigData(config: ServerConfig): Record<string, unknown> {
+export function checkConfigData(config: ServerConfig): ServerConfig {
   return guarded(() => {
     const snapshot = snapshotOf(config);
     normalizeSnapshot(snapshot);
-    return snapshot;
+    // cast: the plain copy of a config that normalizeSnapshot has just judged valid, field by field.
+    return snapshot as unknown as ServerConfig;
   });
 }
 

@@ -1,6 +1,7 @@
 /**
  * The one connection contract every transport implements (stdio, Streamable HTTP, the in-memory pair, a
- * worker port): start receiving, send a message, hear what was negotiated, close. The client above it
+ * worker port): start receiving, send a message, hear what was negotiated, close gracefully or destroy at
+ * once (undici's two verbs: `close()` drains, `destroy()` is immediate). The client above it
  * never asks which transport it has; it reads the connection's `traits` instead. See docs/extending.md.
  */
 import type { McpError } from '../errors/index.js';
@@ -50,7 +51,7 @@ export interface ConnectionEvents {
   message(value: unknown): void;
   /**
    * The connection ended by itself or through a fatal error (process exit, oversized or malformed
-   * message, broken pipe). Called at most once, and never after `close()` was called.
+   * message, broken pipe). Called at most once, and never after `close()` or `destroy()` was called.
    */
   closed(error: McpError): void;
   /** A line of diagnostics worth surfacing through the debug log (already redacted). Optional. */
@@ -132,6 +133,11 @@ export type TransportKind = 'stdio' | 'http' | 'memory' | (string & {});
  *
  * `close()` is idempotent and safe to call concurrently: every caller gets the same report. After it is
  * called, no event is delivered any more and `send()` rejects with `'not_sent'`.
+ *
+ * `destroy()` ends the connection now: no close handshake, no waiting. It returns at once, is idempotent,
+ * and may be called at any time — before `start()`, while a `close()` runs (which it cuts short: that
+ * close still resolves, with what it found), or after. Afterwards it is as closed: nothing is delivered,
+ * `send()` rejects with `'not_sent'`, and `close()` resolves with the report of what was ended.
  */
 export interface Connection {
   /** A label for display (`'stdio'`, `'http'`, `'memory'`, …). Never branched on: read `traits`. */
@@ -151,5 +157,11 @@ export interface Connection {
    * added to the messages of calls that time out or fail with the connection; undefined when there is none.
    */
   note?(): string | undefined;
+  /** Ends the connection gracefully (stdio: the spec's shutdown sequence; HTTP: the session DELETE). */
   close(): Promise<ConnectionCloseReport>;
+  /**
+   * Ends the connection immediately: stdio SIGKILLs the server's whole process tree, HTTP aborts every
+   * exchange and destroys its pool without the session DELETE. Returns at once; never throws.
+   */
+  destroy(): void;
 }

@@ -97,6 +97,10 @@ export function createMemoryPair(options: MemoryPairOptions = {}): MemoryPair {
       closedByClient = true;
       return {};
     },
+    // Nothing to drain in memory: destroying is closing.
+    destroy(): void {
+      closedByClient = true;
+    },
   };
 
   const server: MemoryServerEnd = {

@@ -1,16 +1,18 @@
 /**
- * One request from this thread to a worker, with its whole life in the caller's thread: the request id,
- * the acknowledgement window, the budget timer, the caller's `signal` and `shouldStop` (which never cross),
- * progress, and the settle-once rule. A request that times out or is cancelled after it left is rejected
- * with `delivery: 'unknown'`, a cancel is posted for exactly its request id, and any answer that still
- * comes for that id is dropped: request ids are never reused, so it can never reach a later request.
+ * One request from this thread to a worker, as a small state machine in the caller's thread: posted and
+ * not yet acknowledged (the acknowledgement window runs), then running (its budget runs), then settled —
+ * once, by whichever comes first: the answer, the budget, the caller's `signal` or `shouldStop` (which
+ * never cross), or the end of the worker. Settle-once and the deadline are the client's own
+ * (`client/pending.ts`). A request that times out or is cancelled after it left is rejected with
+ * `delivery: 'unknown'`, a cancel is posted for exactly its request id, and any answer that still comes
+ * for that id is dropped: request ids are never reused, so it can never reach a later request.
  */
 import { randomUUID } from 'node:crypto';
 import type { Progress } from '../client/call-options.js';
-import { MAX_TIMER_MS } from '../config/durations.js';
+import { arm, type Waiting } from '../client/pending.js';
 import { type ErrorKind, errorFromData, McpError } from '../errors/index.js';
-import { ACK_WINDOW_MS, type Operation, type Request } from './protocol.js';
-import { getRouter } from './registry.js';
+import { ACK_WINDOW_MS, type Operation, type Reply, type Request } from './protocol.js';
+import { getRouter, type Routed, type Router } from './registry.js';
 import type { WorkerStatus } from './status.js';
 
 /** How often `shouldStop` is asked, in ms. */
@@ -48,146 +50,178 @@ export function dispatch(spec: DispatchSpec, control: DispatchControl = {}): Pro
       new McpError('closed', `${spec.what}: the worker is closed; open a new one`, { delivery: 'not_sent' }),
     );
   }
-  const { signal, shouldStop } = control;
-  if (signal?.aborted) {
+  if (control.signal?.aborted) {
     return Promise.reject(new McpError('cancelled', `${spec.what}: cancelled before it was sent`));
   }
-  const rid = randomUUID();
   return new Promise((resolve, reject) => {
-    const started = Date.now();
-    let acked = false;
-    let settled = false;
-    let timer: NodeJS.Timeout | undefined;
-    let poll: NodeJS.Timeout | undefined;
+    new WorkerRequest(spec, control, router, { resolve, reject }).send();
+  });
+}
 
-    const finish = (settle: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearInterval(poll);
-      signal?.removeEventListener('abort', onAbort);
-      router.unregister(rid);
-      settle();
-    };
-    const fail = (kind: ErrorKind, why: string, delivery: 'unknown' | 'not_sent' = 'unknown') =>
-      finish(() => reject(new McpError(kind, `${spec.what}: ${why}`, { delivery })));
-    /** The caller stops waiting: tell the worker to cancel exactly this request. */
-    const giveUp = (kind: ErrorKind, why: string): void => {
-      if (settled) return;
-      fail(kind, why);
-      postQuietly({ t: 'req', op: 'cancel', rid: randomUUID(), reply: '', sentAt: Date.now(), target: rid });
-    };
-    const postQuietly = (request: Request): void => {
-      try {
-        router.post(spec.id, request);
-      } catch {
-        // best effort: the worker's own deadline ends the request
-      }
-    };
-    const arm = (ms: number, fire: () => void): void => {
-      clearTimeout(timer);
-      timer = ms <= MAX_TIMER_MS ? setTimeout(fire, Math.max(0, ms)) : undefined;
-    };
-    const onAbort = (): void =>
-      giveUp('cancelled', 'cancelled by the caller after it was sent; it may have run');
+/** How a request ends: the answer's value, or an error. */
+type Outcome = { readonly value: unknown } | { readonly error: McpError };
 
-    router.register(rid, {
-      id: spec.id,
-      onReply(reply) {
-        if (settled) return;
-        switch (reply.t) {
-          case 'ack': {
-            acked = true;
-            const budget = control.budgetMs ?? reply.budgetMs ?? Number.POSITIVE_INFINITY;
-            if (!Number.isFinite(budget)) clearTimeout(timer);
-            else {
-              const why =
-                spec.timeoutWhy?.(budget) ??
-                `no answer within ${budget} ms; it may have run (a late answer is dropped)`;
-              arm(budget - (Date.now() - started), () => giveUp('timeout', why));
-            }
-            return;
-          }
-          case 'progress':
-            try {
-              control.onProgress?.(reply.progress as unknown as Progress);
-            } catch {
-              // a throwing progress callback must not break the request
-            }
-            return;
-          case 'ok':
-            // A clean close: this thread knows at once that the id is gone (the announcement may come later).
-            if (spec.op === 'close') router.markGone(spec.id, reply.value as WorkerStatus);
-            finish(() => resolve(reply.value));
-            return;
-          case 'err':
-            finish(() => reject(errorFromData(reply.error)));
-            return;
-        }
-      },
-      onGone(final: WorkerStatus | undefined) {
-        if (spec.op === 'close' && final !== undefined) finish(() => resolve(final));
-        // After a clean close the worker refused every request it had not answered: nothing ran.
-        else if (final !== undefined) fail('closed', 'the worker was closed', 'not_sent');
-        else fail('closed', 'the worker thread ended before it answered; the request may have run');
-      },
-    });
+/** Where its outcome goes (the promise `dispatch` returned). */
+interface Settle {
+  resolve(value: unknown): void;
+  reject(error: McpError): void;
+}
 
+/** One request's life in the caller's thread; the router hands it the worker's replies. */
+class WorkerRequest implements Routed, Waiting {
+  readonly rid = randomUUID();
+  readonly id: string;
+  readonly #spec: DispatchSpec;
+  readonly #control: DispatchControl;
+  readonly #router: Router;
+  readonly #outcome: Settle;
+  timer: NodeJS.Timeout | undefined;
+  readonly hardDeadline = Number.POSITIVE_INFINITY;
+  /** Until the worker acknowledges (or answers), silence for the whole window means no thread owns the id. */
+  #phase: 'unacknowledged' | 'running' = 'unacknowledged';
+  readonly #started = Date.now();
+  #poll: NodeJS.Timeout | undefined;
+  readonly #onAbort = (): void =>
+    this.#giveUp('cancelled', 'cancelled by the caller after it was sent; it may have run');
+
+  constructor(spec: DispatchSpec, control: DispatchControl, router: Router, outcome: Settle) {
+    this.id = spec.id;
+    this.#spec = spec;
+    this.#control = control;
+    this.#router = router;
+    this.#outcome = outcome;
+  }
+
+  /** Registers, arms the first deadline, posts, then listens to the caller's signal and `shouldStop`. */
+  send(): void {
+    const [spec, control, router] = [this.#spec, this.#control, this.#router];
+    router.register(this.rid, this);
     // A caller's budget shorter than the window runs from the start (the request may be delivered).
     const early = control.budgetMs;
-    if (early !== undefined && early < ACK_WINDOW_MS) {
-      const why =
-        spec.timeoutWhy?.(early) ??
-        `no answer within ${early} ms; it may have run (a late answer is dropped)`;
-      arm(early, () => giveUp('timeout', why));
-    }
-    // Silence for the whole window: no thread owns this id. Checked after one more turn of the event
-    // loop, so an acknowledgement that arrived together with the timer is seen first.
-    else
-      arm(ACK_WINDOW_MS, () =>
-        setImmediate(() => {
-          if (!acked && !settled) {
-            fail(
-              'closed',
-              'no worker thread answers for this id (closed, or not opened in this process)',
-              'not_sent',
-            );
-          }
-        }),
-      );
+    if (early !== undefined && early < ACK_WINDOW_MS) this.#armBudget(early);
+    // Checked after one more turn of the event loop, so an acknowledgement that arrived together with
+    // the timer is seen first.
+    else arm(this, ACK_WINDOW_MS, () => setImmediate(() => this.#silent()));
     try {
-      control.onRequestId?.(rid);
+      control.onRequestId?.(this.rid);
       router.post(spec.id, {
         t: 'req',
         op: spec.op,
-        rid,
+        rid: this.rid,
         reply: router.callerId,
         sentAt: Date.now(),
         ...spec.fields,
       });
     } catch (cause) {
-      finish(() =>
-        reject(
-          new McpError('config', `${spec.what}: the request could not be posted`, {
-            delivery: 'not_sent',
-            cause,
-          }),
-        ),
-      );
+      const why = `${spec.what}: the request could not be posted`;
+      this.#settle({ error: new McpError('config', why, { delivery: 'not_sent', cause }) });
       return;
     }
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (shouldStop !== undefined) {
-      poll = setInterval(() => {
-        let stop: boolean;
+    this.#watchCaller();
+  }
+
+  /** The caller's own ways to stop waiting, which never cross to the worker. */
+  #watchCaller(): void {
+    const { signal, shouldStop } = this.#control;
+    signal?.addEventListener('abort', this.#onAbort, { once: true });
+    if (shouldStop === undefined) return;
+    this.#poll = setInterval(() => {
+      if (askStop(shouldStop))
+        this.#giveUp('cancelled', 'stopped by shouldStop after it was sent; it may have run');
+    }, SHOULD_STOP_POLL_MS);
+    this.#poll.unref();
+  }
+
+  /** Called once, by the table, when the request settles. */
+  detach(): void {
+    clearInterval(this.#poll);
+    this.#control.signal?.removeEventListener('abort', this.#onAbort);
+  }
+
+  onReply(reply: Reply): void {
+    switch (reply.t) {
+      case 'ack':
+        this.#phase = 'running';
+        this.#armBudget(this.#control.budgetMs ?? reply.budgetMs ?? Number.POSITIVE_INFINITY);
+        return;
+      case 'progress':
         try {
-          stop = shouldStop() === true;
+          this.#control.onProgress?.(reply.progress);
         } catch {
-          stop = true;
+          // a throwing progress callback must not break the request
         }
-        if (stop) giveUp('cancelled', 'stopped by shouldStop after it was sent; it may have run');
-      }, SHOULD_STOP_POLL_MS);
-      poll.unref();
+        return;
+      case 'ok':
+        this.#settle({ value: reply.value });
+        // A clean close: this thread knows at once that the id is gone (the announcement may come later).
+        if (this.#spec.op === 'close') this.#router.markGone(this.id, reply.value as WorkerStatus);
+        return;
+      case 'err':
+        this.#settle({ error: errorFromData(reply.error) });
+        return;
     }
-  });
+  }
+
+  onGone(final: WorkerStatus | undefined): void {
+    if (this.#spec.op === 'close' && final !== undefined) this.#settle({ value: final });
+    // After a clean close the worker refused every request it had not answered: nothing ran.
+    else if (final !== undefined) this.#fail('closed', 'the worker was closed', 'not_sent');
+    else this.#fail('closed', 'the worker thread ended before it answered; the request may have run');
+  }
+
+  /** The whole budget, counted from when the request was posted (`Infinity`: none). */
+  #armBudget(budgetMs: number): void {
+    const why =
+      this.#spec.timeoutWhy?.(budgetMs) ??
+      `no answer within ${budgetMs} ms; it may have run (a late answer is dropped)`;
+    arm(this, budgetMs - (Date.now() - this.#started), () => this.#giveUp('timeout', why));
+  }
+
+  /** The acknowledgement window passed in silence: no thread owns this id (the worker would have refused it). */
+  #silent(): void {
+    if (this.#phase !== 'unacknowledged') return;
+    this.#fail(
+      'closed',
+      'no worker thread answers for this id (closed, or not opened in this process)',
+      'not_sent',
+    );
+  }
+
+  /** The caller stops waiting: tell the worker to cancel exactly this request. */
+  #giveUp(kind: ErrorKind, why: string): void {
+    if (!this.#fail(kind, why)) return;
+    try {
+      this.#router.post(this.id, {
+        t: 'req',
+        op: 'cancel',
+        rid: randomUUID(),
+        reply: '',
+        sentAt: Date.now(),
+        target: this.rid,
+      });
+    } catch {
+      // best effort: the worker's own deadline ends the request
+    }
+  }
+
+  #fail(kind: ErrorKind, why: string, delivery: 'unknown' | 'not_sent' = 'unknown'): boolean {
+    return this.#settle({ error: new McpError(kind, `${this.#spec.what}: ${why}`, { delivery }) });
+  }
+
+  /** Settles once: the first outcome wins (the table hands the request out once); false when too late. */
+  #settle(outcome: Outcome): boolean {
+    if (this.#router.settle(this.rid) === undefined) return false;
+    if ('error' in outcome) this.#outcome.reject(outcome.error);
+    else this.#outcome.resolve(outcome.value);
+    return true;
+  }
+}
+
+/** Whether `shouldStop` says stop; one that throws stops too. */
+function askStop(shouldStop: () => boolean): boolean {
+  try {
+    return shouldStop() === true;
+  } catch {
+    return true;
+  }
 }

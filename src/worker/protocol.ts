@@ -7,6 +7,8 @@
  * - `replies(callerId)`: the worker posts `Reply`s to the one caller (a module instance of one thread).
  * - `ANNOUNCE`: a worker (or its owner, when the thread died) announces that an id is gone.
  */
+import type { Progress } from '../client/call-options.js';
+import type { ServerConfig } from '../config/server-config.js';
 import type { McpErrorData } from '../errors/index.js';
 import type { WorkerStatus } from './status.js';
 
@@ -79,7 +81,7 @@ export interface Request {
 export type Reply =
   /** The request was accepted and runs now; `budgetMs` is its whole budget (`null`: no deadline). */
   | { readonly t: 'ack'; readonly rid: string; readonly budgetMs: number | null }
-  | { readonly t: 'progress'; readonly rid: string; readonly progress: Record<string, unknown> }
+  | { readonly t: 'progress'; readonly rid: string; readonly progress: Progress }
   | { readonly t: 'ok'; readonly rid: string; readonly value: unknown }
   | { readonly t: 'err'; readonly rid: string; readonly error: McpErrorData };
 
@@ -101,8 +103,8 @@ export type ToOwner =
 /** What the thread is started with (`workerData`). */
 export interface ThreadData {
   readonly id: string;
-  /** The checked config, plain data. */
-  readonly config: Record<string, unknown>;
+  /** The checked config: a plain-data copy (`plain.ts`). */
+  readonly config: ServerConfig;
   /** `open`'s own deadline for connecting, when given. */
   readonly openTimeoutMs?: number;
 }

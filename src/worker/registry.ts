@@ -20,7 +20,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BroadcastChannel, type Worker } from 'node:worker_threads';
-import { killGroup } from './processes.js';
+import { type Waiting, WaitingTable } from '../client/pending.js';
+import { killProcessGroup } from '../transport/stdio/index.js';
 import {
   ANNOUNCE,
   type Announcement,
@@ -32,8 +33,9 @@ import {
 } from './protocol.js';
 import type { WorkerStatus } from './status.js';
 
-/** One request waiting for its replies. */
-export interface Pending {
+/** One request waiting for its replies (settled once, through `settle`). */
+export interface Routed extends Waiting {
+  /** The worker it went to. */
   readonly id: string;
   onReply(reply: Reply): void;
   /** The worker ended; `final` when it closed cleanly. */
@@ -45,9 +47,9 @@ const MAX_GONE = 10_000;
 const MAX_OUTBOUND = 256;
 
 /** The caller side of one thread: its reply channel, the requests in flight, what it knows has ended. */
-class Router {
+export class Router {
   readonly callerId = randomUUID();
-  readonly #pending = new Map<string, Pending>();
+  readonly #pending = new WaitingTable<string, Routed>();
   readonly #outbound = new Map<string, BroadcastChannel>();
   readonly #gone = new Map<string, WorkerStatus | undefined>();
   readonly #replies: BroadcastChannel;
@@ -83,12 +85,13 @@ class Router {
     channel.postMessage(request);
   }
 
-  register(rid: string, pending: Pending): void {
-    this.#pending.set(rid, pending);
+  register(rid: string, request: Routed): void {
+    this.#pending.add(rid, request);
   }
 
-  unregister(rid: string): void {
-    this.#pending.delete(rid);
+  /** Removes the request `rid`; undefined when it had already settled (so each request settles once). */
+  settle(rid: string): Routed | undefined {
+    return this.#pending.settle(rid);
   }
 
   /** Whether `id` is known to have ended, and its final status when it closed cleanly. */
@@ -104,7 +107,10 @@ class Router {
     }
     this.#gone.set(id, final ?? this.#gone.get(id));
     this.#dropOutbound(id);
-    for (const pending of [...this.#pending.values()]) if (pending.id === id) pending.onGone(final);
+    for (const rid of this.#pending.ids()) {
+      const request = this.#pending.get(rid);
+      if (request?.id === id) request.onGone(final);
+    }
   }
 
   #dropOutbound(id: string): void {
@@ -151,7 +157,7 @@ export function own(id: string, worker: Worker, pid: number | undefined): void {
   worker.once('exit', () => {
     owned.delete(id);
     if (entry.cleaned) return;
-    if (entry.pid !== undefined) killGroup(entry.pid);
+    if (entry.pid !== undefined) killProcessGroup(entry.pid);
     getRouter().markGone(id, undefined);
     const announce = new BroadcastChannel(ANNOUNCE);
     announce.postMessage({ t: 'gone', id } satisfies Announcement);
@@ -160,7 +166,8 @@ export function own(id: string, worker: Worker, pid: number | undefined): void {
 }
 
 function killOwned(): void {
-  for (const entry of owned.values()) if (!entry.cleaned && entry.pid !== undefined) killGroup(entry.pid);
+  for (const entry of owned.values())
+    if (!entry.cleaned && entry.pid !== undefined) killProcessGroup(entry.pid);
 }
 
 /** @internal For tests: the `Worker` of an id this thread opened (to simulate a thread that dies). */

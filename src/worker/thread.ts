@@ -10,9 +10,8 @@ import { BroadcastChannel, parentPort, threadId, workerData } from 'node:worker_
 import { connect } from '../client/api.js';
 import type { CallOptions } from '../client/call-options.js';
 import type { Client, CloseReport } from '../client/client.js';
-import type { ServerConfig } from '../config/server-config.js';
 import { type ErrorKind, isMcpError, McpError, type McpErrorData } from '../errors/index.js';
-import { groupSurvivors, killGroup } from './processes.js';
+import { endProcessGroup } from '../transport/stdio/index.js';
 import {
   ACCEPT_WINDOW_MS,
   ANNOUNCE,
@@ -194,7 +193,7 @@ async function runCall(request: Request): Promise<void> {
 }
 
 function defaultBudget(): number {
-  const configured = data.config['timeoutMs'];
+  const configured = data.config.timeoutMs;
   return typeof configured === 'number' ? configured : DEFAULT_CALL_BUDGET_MS;
 }
 
@@ -232,8 +231,7 @@ async function attemptClose(): Promise<CloseOutcome> {
       left = report?.process?.activeProcesses ?? 0;
     } else {
       // The client's own sequence already ran (closing stdin, SIGTERM, SIGKILL): kill what is left again.
-      killGroup(pid);
-      left = await groupSurvivors(pid, KILL_VERIFY_MS);
+      left = await endProcessGroup(pid, KILL_VERIFY_MS);
     }
     cleanup = {
       activeProcesses: left,
@@ -286,7 +284,7 @@ port?.on('message', (message: unknown) => {
 });
 
 try {
-  const opened = await connect(data.config as unknown as ServerConfig, {
+  const opened = await connect(data.config, {
     ...(data.openTimeoutMs === undefined ? {} : { timeoutMs: data.openTimeoutMs }),
     signal: openAbort.signal,
   });

@@ -13,7 +13,7 @@ import { callTool, close, open, status } from '../../src/worker/index.js';
 import { ownedWorker } from '../../src/worker/registry.js';
 import { must } from '../helpers/must.js';
 import { alive } from '../helpers/proc.js';
-import { eventually, IGNORE_SIGTERM, nodeServer, STATE_SERVER } from './helpers.js';
+import { eventually, IGNORE_SIGTERM, nodeServer, runningRequest, STATE_SERVER } from './helpers.js';
 
 const HOST = fileURLToPath(new URL('./fixtures/exit-host.ts', import.meta.url));
 
@@ -51,7 +51,7 @@ describe('cleanup', () => {
   test('a call in flight when the thread dies fails with closed / unknown', async () => {
     const id = await open(nodeServer(STATE_SERVER));
     const pending = callTool(id, 'slow', { delayMs: 5000 }, { timeoutMs: 10_000 }).catch((e: unknown) => e);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await runningRequest(id);
     await must(ownedWorker(id), 'the owned worker').terminate();
     const error = await pending;
     assert.ok(isMcpError(error));

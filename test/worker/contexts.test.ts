@@ -7,9 +7,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import vm from 'node:vm';
+import { BroadcastChannel } from 'node:worker_threads';
 import { isMcpError } from '../../src/errors/index.js';
 import { callTool, close, open, status } from '../../src/worker/index.js';
-import { CallerThread, nodeServer, STATE_SERVER } from './helpers.js';
+import { ANNOUNCE } from '../../src/worker/protocol.js';
+import { CallerThread, nodeServer, runningRequest, STATE_SERVER } from './helpers.js';
+
+/** Resolves once the end of `id` is announced to this thread (and one turn later, as every listener heard it). */
+function goneAnnounced(id: string): Promise<void> {
+  const channel = new BroadcastChannel(ANNOUNCE);
+  return new Promise<void>((resolve) => {
+    channel.onmessage = (event) => {
+      if ((event as { data?: { id?: unknown } }).data?.id !== id) return;
+      channel.close();
+      setImmediate(resolve);
+    };
+  });
+}
 
 /** A vm context with the worker API and nothing else. */
 function vmContext(): vm.Context {
@@ -59,7 +73,7 @@ describe('one worker, many contexts', () => {
 
   test('busy holds across threads: a call from another thread while one runs is not_sent', async () => {
     const slow = callTool(id, 'slow', { delayMs: 400, text: 'main' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await runningRequest(id);
     await assert.rejects(a.run({ op: 'callTool', id, name: 'increment' }), (e) => {
       assert.ok(isMcpError(e));
       assert.equal(e.kind, 'busy');
@@ -91,6 +105,7 @@ describe('one worker, many contexts', () => {
 
   test('close from another thread ends it for everyone', async () => {
     const other = await open(nodeServer(STATE_SERVER));
+    const announced = goneAnnounced(other);
     const final = (await a.run({ op: 'close', id: other })) as {
       state: string;
       cleanup: { activeProcesses: number };
@@ -98,7 +113,7 @@ describe('one worker, many contexts', () => {
     assert.equal(final.state, 'closed');
     assert.equal(final.cleanup.activeProcesses, 0);
     // This thread heard the announcement: the id is refused at once.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await announced;
     const t0 = Date.now();
     await assert.rejects(callTool(other, 'increment'), (e) => isMcpError(e) && e.kind === 'closed');
     assert.ok(Date.now() - t0 < 200);

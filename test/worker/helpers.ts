@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { errorFromData } from '../../src/errors/index.js';
+import { status } from '../../src/worker/index.js';
 
 export const STATE_SERVER = fileURLToPath(new URL('./fixtures/state-server.mjs', import.meta.url));
 export const IGNORE_SIGTERM = fileURLToPath(new URL('../fixtures/ignore-sigterm.mjs', import.meta.url));
@@ -56,4 +57,21 @@ export async function eventually(condition: () => boolean, ms = 5000): Promise<b
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return true;
+}
+
+/**
+ * Resolves with the id of the request the worker runs, once it runs one (the one `want()` names, when
+ * given): asked of the worker itself instead of sleeping for a guess.
+ */
+export async function runningRequest(id: string, want?: () => string): Promise<string> {
+  for (;;) {
+    const { busy, requestId } = await status(id);
+    if (busy && requestId !== undefined && (want === undefined || requestId === want())) return requestId;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Resolves once the worker runs no request (a cancel reached it). */
+export async function idle(id: string): Promise<void> {
+  while ((await status(id)).busy) await new Promise((resolve) => setTimeout(resolve, 5));
 }

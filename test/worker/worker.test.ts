@@ -4,11 +4,11 @@
  * marking, close and the id afterwards.
  */
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { after, describe, mock, test } from 'node:test';
 import { isMcpError } from '../../src/errors/index.js';
 import { callTool, cancel, close, listTools, open, status } from '../../src/worker/index.js';
 import { alive } from '../helpers/proc.js';
-import { nodeServer, STATE_SERVER } from './helpers.js';
+import { idle, nodeServer, runningRequest, STATE_SERVER } from './helpers.js';
 
 function kindOf(error: unknown): { kind: string; delivery: string } {
   assert.ok(isMcpError(error), `want an McpError, got ${String(error)}`);
@@ -98,16 +98,14 @@ describe('a worker from the main thread', async () => {
       { delayMs: 400, text: 'two' },
       { onRequestId: (r) => (secondId = r) },
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await runningRequest(id, () => secondId);
     assert.equal(await cancel(id, firstId), false, 'a stale request id must not cancel');
     assert.equal((await status(id)).requestId, secondId);
     assert.equal((await second).content?.[0]?.['text'], 'two');
 
     const third = callTool(id, 'slow', { delayMs: 2000, text: 'three' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const running = (await status(id)).requestId;
-    assert.equal(typeof running, 'string');
-    assert.equal(await cancel(id, running ?? ''), true);
+    const running = await runningRequest(id);
+    assert.equal(await cancel(id, running), true);
     await assert.rejects(third, (e) => {
       assert.deepEqual(kindOf(e), { kind: 'cancelled', delivery: 'unknown' });
       return true;
@@ -117,10 +115,11 @@ describe('a worker from the main thread', async () => {
   test('signal and shouldStop stay in the caller and cancel the request', async () => {
     const controller = new AbortController();
     const pending = callTool(id, 'slow', { delayMs: 2000, text: 'x' }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    void runningRequest(id).then(() => controller.abort());
     await assert.rejects(pending, (e) => kindOf(e).kind === 'cancelled');
+    await idle(id);
     let stop = false;
-    setTimeout(() => (stop = true), 50);
+    void runningRequest(id).then(() => (stop = true));
     await assert.rejects(
       callTool(id, 'slow', { delayMs: 2000, text: 'y' }, { shouldStop: () => stop }),
       (e) => kindOf(e).kind === 'cancelled' && kindOf(e).delivery === 'unknown',
@@ -131,7 +130,7 @@ describe('a worker from the main thread', async () => {
       return true;
     });
     // The worker is free once the cancel reaches it.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await idle(id);
     assert.equal((await callTool(id, 'args', { z: 0 })).isError, undefined);
   });
 });
@@ -170,12 +169,23 @@ describe('failures and close', () => {
 
   test('an unknown id is refused: a malformed one at once (config), a well-formed one after the window', async () => {
     await assert.rejects(callTool('nope', 'x'), (e) => kindOf(e).kind === 'config');
-    const t0 = Date.now();
-    await assert.rejects(status('mcpw_00000000-0000-0000-0000-000000000000'), (e) => {
-      assert.deepEqual(kindOf(e), { kind: 'closed', delivery: 'not_sent' });
-      return true;
-    });
-    assert.ok(Date.now() - t0 < 3000);
+    // The window is the caller's clock: faked, so the test does not wait out 1 s.
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      let settled = false;
+      const refused = status('mcpw_00000000-0000-0000-0000-000000000000').finally(() => (settled = true));
+      refused.catch(() => {});
+      mock.timers.tick(999);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(settled, false, 'silence is not an answer before the window ends');
+      mock.timers.tick(1);
+      await assert.rejects(refused, (e) => {
+        assert.deepEqual(kindOf(e), { kind: 'closed', delivery: 'not_sent' });
+        return true;
+      });
+    } finally {
+      mock.timers.reset();
+    }
   });
 
   test('open fails with the client error and leaves nothing behind', async () => {

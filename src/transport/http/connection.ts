@@ -1,7 +1,8 @@
 /**
  * `HttpConnection`: the Streamable HTTP transport behind the `Connection` contract. One POST per message
- * over a keep-alive pool (pool.ts), the 2025-11-25 session id and GET stream, and a `close()` that aborts
- * what is in flight and ends the session with DELETE. Spec: S25/basic/transports, S26/basic/transports/streamable-http.
+ * over a keep-alive pool (pool.ts), the 2025-11-25 session id and GET stream, a `close()` that aborts
+ * what is in flight and ends the session with DELETE, and a `destroy()` that skips the DELETE.
+ * Spec: S25/basic/transports, S26/basic/transports/streamable-http.
  */
 import type { Dispatcher } from 'undici';
 import { debugEnabled, debugNote, newConnectionId } from '../../diagnostics/publish.js';
@@ -63,6 +64,8 @@ export class HttpConnection implements Connection {
   private events: ConnectionEvents | undefined;
   private listener: ListenStream | undefined;
   private closing: Promise<ConnectionCloseReport> | undefined;
+  /** Ends the session DELETE of a running close, when `destroy()` cuts it short. */
+  private readonly destroyed = new AbortController();
   private readonly secrets: SecretRegistration | undefined;
 
   constructor(options: HttpTransportOptions, extras: HttpConnectionExtras = {}) {
@@ -166,13 +169,29 @@ export class HttpConnection implements Connection {
     return this.closing;
   }
 
+  /**
+   * Ends the connection now: every exchange and the GET stream are aborted and a pool of our own is
+   * destroyed, with no session DELETE (a close waiting on its DELETE stops waiting). Idempotent.
+   */
+  destroy(): void {
+    this.closing ??= Promise.resolve({});
+    this.destroyed.abort();
+    this.abortAll();
+    if (this.ownsPool) this.shell.pool.destroy().catch(() => undefined);
+    this.secrets?.release();
+  }
+
   private async shutdown(): Promise<ConnectionCloseReport> {
-    this.listener?.stop();
-    for (const exchange of this.inFlight) exchange.abort();
+    this.abortAll();
     if (this.shell.headers.sessionId !== undefined) await this.deleteSession();
     if (this.ownsPool) await this.shell.pool.destroy().catch(() => undefined);
     this.secrets?.release();
     return {};
+  }
+
+  private abortAll(): void {
+    this.listener?.stop();
+    for (const exchange of this.inFlight) exchange.abort();
   }
 
   /** S25/basic/transports: SHOULD send DELETE with the session id when done; 405/404 are fine, so is silence. */
@@ -183,7 +202,7 @@ export class HttpConnection implements Connection {
         this.shell,
         { method: 'DELETE' },
         null,
-        AbortSignal.timeout(DELETE_TIMEOUT_MS),
+        AbortSignal.any([AbortSignal.timeout(DELETE_TIMEOUT_MS), this.destroyed.signal]),
       );
       discard(response.body);
       this.shell.log(`DELETE session -> ${response.statusCode} ${Math.round(performance.now() - started)}ms`);

@@ -25,18 +25,15 @@ import type {
 } from '../connection.js';
 import type { StdioTransportOptions } from '../options.js';
 import { rootExited, track, untrack } from './exit-hook.js';
-import { LineDecoder, type SkippedLine } from './framing.js';
+import { isMessage, LineDecoder, type SkippedLine } from './framing.js';
 import { ServerTree } from './server-tree.js';
-import { DEFAULT_MAX_SKIPPED_BYTES, DEFAULT_MAX_SKIPPED_LINES, SkippedLines } from './skipped.js';
+import { SkippedLines } from './skipped.js';
 import { commandTarget, spawnServer } from './spawn.js';
 import { StderrRing } from './stderr-ring.js';
-import { type ExitInfo, terminate } from './terminate.js';
+import { StdinQueue, type WriteFailure, writeLine } from './stdin-queue.js';
+import { type ExitInfo, exitSentence, NOT_STARTED, terminate } from './terminate.js';
 
 const DEFAULT_GRACE_MS = 2000;
-/** Messages waiting to be written to a server's stdin, in bytes, before the connection fails. */
-export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024;
-/** What one waiting line costs besides its text (its promises and closures), counted against the bound. */
-const QUEUE_ENTRY_BYTES = 256;
 /** Errors carry a shorter tail than the CloseReport: they travel through logs and worker messages. */
 const ERROR_TAIL_CHARS = 8 * 1024;
 /** After the server exits, how long we wait for stdout to drain before reporting (a grandchild may hold it open). */
@@ -67,7 +64,6 @@ export class StdioConnection implements Connection {
   readonly #decoder: LineDecoder;
   readonly #stderr = new StderrRing();
   readonly #skipped: SkippedLines;
-  #overflowed = false;
   /** True once the server sent a message: before that, an exit is an exit during startup. */
   #answered = false;
   #state: State = 'new';
@@ -76,17 +72,16 @@ export class StdioConnection implements Connection {
   #stdin: Writable | undefined;
   #tree: ServerTree | undefined;
   #events: ConnectionEvents = NO_EVENTS;
-  /** True once `closed` was emitted or `close()` was called: no event is delivered after that. */
+  /** True once `closed` was emitted or `close()` or `destroy()` was called: no event is delivered after that. */
   #silenced = false;
+  /** `destroy()` SIGKILLed the server while it ran. */
+  #killed = false;
   #exit: ExitInfo | undefined;
   #exited!: Promise<void>;
   #markExited!: () => void;
   #stdoutEnded!: Promise<void>;
   #teardown: Promise<ConnectionCloseReport> | undefined;
-  #writeChain: Promise<void> = Promise.resolve();
-  /** Bytes of lines waiting to be written (plus bookkeeping per line), bounded by `maxQueuedBytes`. */
-  #queuedBytes = 0;
-  readonly #maxQueuedBytes: number;
+  readonly #queue: StdinQueue;
   /** The connection's id in diagnostics events. */
   readonly #id: string;
   readonly #secrets: SecretRegistration | undefined;
@@ -107,11 +102,8 @@ export class StdioConnection implements Connection {
     this.target = commandTarget(options.command, options.args);
     // JSON that is not a JSON-RPC message (a JSON log line) is skipped like any other noise.
     this.#decoder = new LineDecoder(options.maxMessageBytes, isMessage);
-    this.#maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
-    this.#skipped = new SkippedLines(
-      options.maxSkippedLines ?? DEFAULT_MAX_SKIPPED_LINES,
-      options.maxSkippedBytes ?? DEFAULT_MAX_SKIPPED_BYTES,
-    );
+    this.#queue = new StdinQueue(options.maxQueuedBytes);
+    this.#skipped = new SkippedLines(options.maxSkippedLines, options.maxSkippedBytes);
   }
 
   /** The server's process id once spawned. */
@@ -123,6 +115,8 @@ export class StdioConnection implements Connection {
   start(events: ConnectionEvents): Promise<void> {
     if (this.#state !== 'new')
       return Promise.reject(new McpError('config', `start() on ${this.target} called twice`));
+    // Closed or destroyed first: spawning now would start a process nobody ends.
+    if (this.#teardown !== undefined) return Promise.reject(this.#closedError('start'));
     this.#state = 'starting';
     this.#events = events;
     this.#starting = this.#spawn();
@@ -185,74 +179,49 @@ export class StdioConnection implements Connection {
         }),
       );
     }
-    // Lines wait for the one being written (the pipe's backpressure); what waits is bounded, so a server
-    // that never reads its stdin fails the connection instead of growing the host's memory.
-    const size = line.length + QUEUE_ENTRY_BYTES;
-    if (this.#queuedBytes > 0 && this.#queuedBytes + size > this.#maxQueuedBytes) {
+    if (!this.#queue.fits(line)) {
       const error = new McpError(
         'transport',
-        `${this.target} does not read its stdin: more than ${this.#maxQueuedBytes} bytes of messages are waiting (maxQueuedBytes)`,
+        `${this.target} does not read its stdin: more than ${this.#queue.max} bytes of messages are waiting (maxQueuedBytes)`,
         this.#errorOptions(),
       );
       // This message is refused first (not_sent), then the connection fails for what is already waiting.
       setImmediate(() => this.#fail(error));
       return Promise.reject(new McpError('transport', error.message, { delivery: 'not_sent' }));
     }
-    // Nothing waiting or being written (the bytes count both): write now, without a turn through the chain.
-    const idle = this.#queuedBytes === 0;
-    this.#queuedBytes += size;
-    const job = idle
-      ? this.#write(line, options.signal, size)
-      : this.#writeChain.then(() => this.#write(line, options.signal, size));
-    this.#writeChain = job.catch(ignore);
-    return job;
+    return this.#queue.push(line, (done) => this.#write(line, options.signal, done));
   }
 
-  /** Writes one line; `size` leaves the waiting bytes once the write is over, whatever its outcome. */
-  #write(line: string, signal: AbortSignal | undefined, size: number): Promise<void> {
-    const refused = signal?.aborted
-      ? new McpError('cancelled', `send to ${this.target} cancelled before it was written`)
-      : this.#silenced || this.#exit !== undefined || this.#stdin === undefined
-        ? this.#closedError('send')
-        : undefined;
-    const stdin = this.#stdin;
-    if (refused !== undefined || stdin === undefined) {
-      this.#queuedBytes -= size;
-      return Promise.reject(refused ?? this.#closedError('send'));
+  /** Writes one line; `done` takes it out of the queue once the write is over, whatever its outcome. */
+  async #write(line: string, signal: AbortSignal | undefined, done: () => void): Promise<void> {
+    const stdin = this.#silenced || this.#exit !== undefined ? undefined : this.#stdin;
+    if (signal?.aborted || stdin === undefined) {
+      done();
+      if (signal?.aborted)
+        throw new McpError('cancelled', `send to ${this.target} cancelled before it was written`);
+      throw this.#closedError('send');
     }
-    return new Promise((resolve, reject) => {
-      stdin.write(line, (error) => {
-        this.#queuedBytes -= size;
-        if (!error) return resolve();
-        const code = (error as NodeJS.ErrnoException).code ?? 'error';
-        // A pipe that broke mid-line never delivered a complete line, so the server cannot have acted on it.
-        const notSent =
-          code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
-        const delivery = notSent ? 'not_sent' : 'unknown';
-        if (this.#silenced || this.#exit !== undefined) reject(this.#closedError('send', error));
-        else if (notSent && !this.#answered) {
-          // At startup a broken pipe is usually a server that is exiting: wait briefly and say that.
-          void this.#exitedWithin(BROKEN_PIPE_WAIT_MS).then((exited) => {
-            if (exited && !this.#silenced) {
-              const options = { ...this.#errorOptions(true), delivery: 'not_sent' as const, cause: error };
-              reject(new McpError('closed', this.#exitText(), options));
-            } else {
-              const why = `its stdin is closed (${code})`;
-              reject(
-                new McpError('transport', `write to ${this.target}: ${why}`, { delivery, cause: error }),
-              );
-            }
-          });
-        } else {
-          const why = notSent ? `its stdin is closed (${code})` : `the write failed (${code})`;
-          reject(new McpError('transport', `write to ${this.target}: ${why}`, { delivery, cause: error }));
-        }
-      });
-    });
+    const failure = await writeLine(stdin, line, done);
+    if (failure !== undefined) throw await this.#writeError(failure);
   }
 
-  /** stdio has no per-session state to learn. */
-  negotiated(): void {}
+  async #writeError({ error, code, notSent }: WriteFailure): Promise<McpError> {
+    if (this.#silenced || this.#exit !== undefined) return this.#closedError('send', error);
+    // At startup a broken pipe is usually a server that is exiting: wait briefly and say that.
+    if (notSent && !this.#answered && (await this.#exitedWithin(BROKEN_PIPE_WAIT_MS)) && !this.#silenced) {
+      const sentence = exitSentence(this.target, this.#child?.pid, this.#exit, this.#answered);
+      return new McpError('closed', sentence, {
+        ...this.#errorOptions(true),
+        delivery: 'not_sent',
+        cause: error,
+      });
+    }
+    const why = notSent ? `its stdin is closed (${code})` : `the write failed (${code})`;
+    const delivery = notSent ? 'not_sent' : 'unknown';
+    return new McpError('transport', `write to ${this.target}: ${why}`, { delivery, cause: error });
+  }
+
+  negotiated(): void {} // stdio has no per-session state to learn
 
   /**
    * Closes stdin, waits, then SIGTERM and SIGKILL of the process group and known descendants. Idempotent.
@@ -260,27 +229,32 @@ export class StdioConnection implements Connection {
    */
   close(options: { graceMs?: number } = {}): Promise<ConnectionCloseReport> {
     this.#silenced = true;
-    this.#teardown ??= this.#shutdown(options.graceMs ?? this.#options.graceMs ?? DEFAULT_GRACE_MS).finally(
-      () => this.#secrets?.release(),
-    );
+    return this.#tearDown(options.graceMs ?? this.#options.graceMs ?? DEFAULT_GRACE_MS, false);
+  }
+
+  /**
+   * SIGKILLs the process group and every known descendant now, without closing stdin or waiting. A close
+   * already running is cut short (its waits end as the processes die); `close()` afterwards resolves with
+   * the report once the kernel has reaped them. Idempotent; before the spawn, the spawn is ended as it lands.
+   */
+  destroy(): void {
+    this.#silenced = true;
+    if (this.#tree !== undefined && this.#exit === undefined) this.#killed = true;
+    this.#tree?.killNow();
+    this.#tearDown(0, true).catch(() => undefined);
+  }
+
+  #tearDown(graceMs: number, immediate: boolean): Promise<ConnectionCloseReport> {
+    this.#teardown ??= this.#shutdown(graceMs, immediate).finally(() => this.#secrets?.release());
     return this.#teardown;
   }
 
-  async #shutdown(graceMs: number): Promise<ConnectionCloseReport> {
+  async #shutdown(graceMs: number, immediate = false): Promise<ConnectionCloseReport> {
     if (this.#starting) await this.#starting.catch(() => undefined);
     const child = this.#child;
     const tree = this.#tree;
     if (!child || !tree) {
-      return {
-        process: {
-          pid: undefined,
-          activeProcesses: 0,
-          exitCode: null,
-          signal: null,
-          ended: 'not_started',
-          stderrTail: '',
-        },
-      };
+      return { process: { ...NOT_STARTED } };
     }
     const result = await terminate({
       child,
@@ -290,6 +264,7 @@ export class StdioConnection implements Connection {
       hasExited: () => this.#exit !== undefined,
       target: this.target,
       connectionId: this.#id,
+      immediate,
     });
     // The guard is reaped by the loop of the thread that started it: a worker thread may end right after
     // this close, so it waits; the main thread's loop outlives the close and reaps it without delaying it.
@@ -304,7 +279,8 @@ export class StdioConnection implements Connection {
       activeProcesses: result.activeProcesses,
       exitCode: this.#exit?.code ?? null,
       signal: this.#exit?.signal ?? null,
-      ended: result.ended,
+      // A destroy() that landed while the server ran ended it, whatever the close sequence saw after.
+      ended: this.#killed ? 'sigkill' : result.ended,
       stderrTail: this.#stderr.tail(),
       ...(skippedStdout === undefined ? {} : { skippedStdout }),
     };
@@ -325,25 +301,17 @@ export class StdioConnection implements Connection {
     }
   }
 
-  /** Records skipped lines; true when that exceeded a bound and the connection failed. */
+  /** Records skipped lines; true when that passed a bound and the connection failed. */
   #onSkipped(lines: readonly SkippedLine[]): boolean {
-    for (const line of lines) {
-      const over = this.#skipped.record(line.bytes, line.preview);
-      this.#events.diagnostic?.(`skipped a stdout line that is not an MCP message: ${line.preview}`);
-      if (over !== undefined) {
-        this.#overflowed = true;
-        const why = `${this.target} wrote ${over} to stdout that are not MCP messages; the last: ${line.preview}`;
-        this.#fail(new McpError('protocol', why, this.#errorOptions()));
-        return true;
-      }
-    }
-    return false;
+    const over = this.#skipped.recordAll(lines, (text) => this.#events.diagnostic?.(text));
+    if (over !== undefined)
+      this.#fail(new McpError('protocol', `${this.target} ${over}`, this.#errorOptions()));
+    return over !== undefined;
   }
 
   /** What was tolerated, for the messages of calls that fail: the stdout lines skipped. */
   note(): string | undefined {
-    // After an overflow the failure itself says what was skipped.
-    return this.#overflowed ? undefined : this.#skipped.sentence();
+    return this.#skipped.sentence();
   }
 
   #onExit(code: number | null, signal: NodeJS.Signals | null): void {
@@ -368,21 +336,15 @@ export class StdioConnection implements Connection {
     }
     if (this.#silenced) return;
     // Deliver what the server wrote before exiting, then report; a grandchild holding stdout must not stall us.
-    const drained = new Promise<void>((resolve) => setTimeout(resolve, STDOUT_DRAIN_MS).unref());
-    void Promise.race([this.#stdoutEnded, drained]).then(() => {
-      this.#fail(new McpError('closed', this.#exitText(), this.#errorOptions(true)));
-    });
-  }
-
-  /** `node x.mjs (pid 7) exited during startup with code 2`: how the server ended, in one clause. */
-  #exitText(): string {
-    const code = this.#exit?.code ?? null;
-    const signal = this.#exit?.signal ?? null;
-    const when = this.#answered ? '' : ' during startup';
-    const how = signal
-      ? `was killed by ${signal}${when}`
-      : `exited${when} with code ${code}${exitHint(code)}`;
-    return `${this.target} (pid ${this.#child?.pid}) ${how}`;
+    void this.#drained().then(() =>
+      this.#fail(
+        new McpError(
+          'closed',
+          exitSentence(this.target, this.#child?.pid, this.#exit, this.#answered),
+          this.#errorOptions(true),
+        ),
+      ),
+    );
   }
 
   /** True once the server exited and its output drained, if that happens within `ms`. */
@@ -395,9 +357,14 @@ export class StdioConnection implements Connection {
     await Promise.race([this.#exited, late]);
     clearTimeout(timer);
     if (this.#exit === undefined) return false;
-    const drained = new Promise<void>((resolve) => setTimeout(resolve, STDOUT_DRAIN_MS).unref());
-    await Promise.race([this.#stdoutEnded, drained]);
+    await this.#drained();
     return true;
+  }
+
+  /** Once stdout ended, or after a short wait (a grandchild may hold it open). */
+  #drained(): Promise<void> {
+    const late = new Promise<void>((resolve) => setTimeout(resolve, STDOUT_DRAIN_MS).unref());
+    return Promise.race([this.#stdoutEnded, late]);
   }
 
   /** "The server MAY shut down by closing stdout" (S25/basic/lifecycle): treat it as the end of the connection. */
@@ -437,21 +404,4 @@ export class StdioConnection implements Connection {
       cause === undefined ? { delivery: 'not_sent' as const } : { delivery: 'not_sent' as const, cause };
     return new McpError('closed', `${operation} on ${this.target}: connection ${state}`, options);
   }
-}
-
-/**
- * A value that claims to be a JSON-RPC message; anything else on stdout (a JSON log line) is noise. A
- * cheap check: the client validates the message in full, and a broken one that claims `jsonrpc` fails it.
- */
-function isMessage(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
-}
-
-function ignore(): void {}
-
-/** What a shell-convention exit status says about a start that failed (the stderr tail says more). */
-function exitHint(code: number | null): string {
-  if (code === 127) return ' (a program it runs was not found)';
-  if (code === 126) return ' (a program it runs is not executable)';
-  return '';
 }

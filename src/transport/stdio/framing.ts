@@ -158,3 +158,11 @@ export function preview(text: string): string {
     ? `${JSON.stringify(oneLine.slice(0, PREVIEW_CHARS))}…`
     : JSON.stringify(oneLine);
 }
+
+/**
+ * A value that claims to be a JSON-RPC message; anything else on stdout (a JSON log line) is noise. A
+ * cheap check: the client validates the message in full, and a broken one that claims `jsonrpc` fails it.
+ */
+export function isMessage(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
+}

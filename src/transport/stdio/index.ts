@@ -4,4 +4,5 @@
  */
 export { StdioConnection } from './connection.js';
 export { buildChildEnv } from './env.js';
+export { endProcessGroup, killProcessGroup } from './process-group.js';
 export { buildWindowsCommandLine, resolveWindowsCommand, type WindowsSpawnPlan } from './windows.js';

@@ -5,10 +5,11 @@
  * looks. Past the bounds the connection fails: a server that floods stdout gets no free loop.
  */
 import type { SkippedStdout } from '../connection.js';
+import type { SkippedLine } from './framing.js';
 
 /** Default bounds: generous for a chatty server over a long session, small against a flood. */
-export const DEFAULT_MAX_SKIPPED_LINES = 1000;
-export const DEFAULT_MAX_SKIPPED_BYTES = 1024 * 1024;
+const DEFAULT_MAX_SKIPPED_LINES = 1000;
+const DEFAULT_MAX_SKIPPED_BYTES = 1024 * 1024;
 /** Previews kept for reports. */
 const TAIL_LINES = 5;
 
@@ -18,8 +19,10 @@ export class SkippedLines {
   readonly #tail: string[] = [];
   #lines = 0;
   #bytes = 0;
+  /** A bound was passed (the connection failed saying what was skipped). */
+  #overflowed = false;
 
-  constructor(maxLines: number, maxBytes: number) {
+  constructor(maxLines = DEFAULT_MAX_SKIPPED_LINES, maxBytes = DEFAULT_MAX_SKIPPED_BYTES) {
     this.#maxLines = maxLines;
     this.#maxBytes = maxBytes;
   }
@@ -35,6 +38,22 @@ export class SkippedLines {
     return undefined;
   }
 
+  /**
+   * Records `lines`, telling `diagnostic` of each; the sentence of the connection's failure when a bound is
+   * now passed (its last line is the one that passed it), else undefined.
+   */
+  recordAll(lines: readonly SkippedLine[], diagnostic: (text: string) => void): string | undefined {
+    for (const line of lines) {
+      const over = this.record(line.bytes, line.preview);
+      diagnostic(`skipped a stdout line that is not an MCP message: ${line.preview}`);
+      if (over !== undefined) {
+        this.#overflowed = true;
+        return `wrote ${over} to stdout that are not MCP messages; the last: ${line.preview}`;
+      }
+    }
+    return undefined;
+  }
+
   get count(): number {
     return this.#lines;
   }
@@ -44,9 +63,12 @@ export class SkippedLines {
     return { lines: this.#lines, bytes: this.#bytes, last: [...this.#tail] };
   }
 
-  /** One sentence for error messages, or undefined when nothing was skipped. */
+  /**
+   * One sentence for error messages, or undefined when nothing was skipped — or after an overflow, whose
+   * failure itself says what was skipped.
+   */
   sentence(): string | undefined {
-    if (this.#lines === 0) return undefined;
+    if (this.#lines === 0 || this.#overflowed) return undefined;
     return `the server also wrote ${describeSkipped(this.#lines)} to stdout; the last: ${this.#tail.at(-1) ?? '""'}`;
   }
 }
