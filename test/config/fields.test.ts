@@ -28,7 +28,7 @@ import { open } from '../../src/worker/index.js';
 const STDIO_BASE = { command: '/nonexistent/autos-mcp-fields-check' };
 const HTTP_BASE = { url: 'https://127.0.0.1:9/mcp' };
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
-const DIGEST = `sha256:${'0'.repeat(64)}`;
+const PIN_DIGEST = `sha256:${'0'.repeat(64)}`;
 
 /** Per field: values every entry point must accept, and values every one must refuse. */
 const CASES: { readonly [K in ConfigFieldName]: { good: unknown[]; bad: unknown[] } } = {
@@ -44,7 +44,7 @@ const CASES: { readonly [K in ConfigFieldName]: { good: unknown[]; bad: unknown[
     bad: [{ name: 'a' }, { name: 'a', version: '1', extra: 'x' }, 'a'],
   },
   tools: { good: [{ allow: ['a*'] }, { deny: [] }], bad: [{ allow: 'a' }, { other: [] }, []] },
-  pin: { good: [{ t: DIGEST }, { t: { digest: DIGEST } }], bad: [{ t: 'md5:0' }, ['t']] },
+  pin: { good: [{ t: PIN_DIGEST }, { t: { digest: PIN_DIGEST } }], bad: [{ t: 'md5:0' }, ['t']] },
   command: { good: ['/nonexistent/other-check'], bad: ['', ' ', 'a\0b', 5] },
   args: { good: [[], ['a', 'b c']], bad: ['a', ['a\0'], [1]] },
   cwd: { good: ['/'], bad: ['', 'a\0b', 5] },
