@@ -16,13 +16,7 @@ import {
 import { McpError, type McpErrorOptions } from '../../errors/index.js';
 import type { SecretRegistration } from '../../internal/known-secrets.js';
 import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
-import type {
-  Connection,
-  ConnectionCloseReport,
-  ConnectionEvents,
-  ConnectionTraits,
-  SendOptions,
-} from '../connection.js';
+import type { Connection, ConnectionCloseReport, ConnectionEvents, SendOptions } from '../connection.js';
 import type { StdioTransportOptions } from '../options.js';
 import { rootExited, track, untrack } from './exit-hook.js';
 import { isMessage, LineDecoder, type SkippedLine } from './framing.js';
@@ -32,6 +26,7 @@ import { commandTarget, spawnServer } from './spawn.js';
 import { StderrRing } from './stderr-ring.js';
 import { StdinQueue, type WriteFailure, writeLine } from './stdin-queue.js';
 import { type ExitInfo, exitSentence, NOT_STARTED, terminate } from './terminate.js';
+import { STDIO_TRAITS } from './traits.js';
 
 const DEFAULT_GRACE_MS = 2000;
 /** Errors carry a shorter tail than the CloseReport: they travel through logs and worker messages. */
@@ -46,18 +41,10 @@ type State = 'new' | 'starting' | 'open' | 'failed_start';
 /** Events before `start()`: nothing can arrive then, so nothing is delivered. */
 const NO_EVENTS: ConnectionEvents = { message: () => undefined, closed: () => undefined };
 
-const TRAITS: ConnectionTraits = Object.freeze({
-  perMessageHeaders: false,
-  cancelBy: 'notification',
-  resumable: false,
-  serverStream: false,
-  answersEveryRequest: false,
-});
-
 /** A connection to a stdio MCP server. Create, `start(events)`, `send()`, `close()`. */
 export class StdioConnection implements Connection {
   readonly kind = 'stdio';
-  readonly traits = TRAITS;
+  readonly traits = STDIO_TRAITS;
   readonly target: string;
   readonly process = { pid: undefined as number | undefined };
   readonly #options: StdioTransportOptions;
