@@ -90,7 +90,8 @@ function timed(run: () => unknown): number {
 
 /**
  * Asserts that `run` is linear on 1 MB of `text`: under the bound, or, when a busy machine pushes it
- * over, growing linearly: a quarter of the input takes more than a sixth of the time of the whole.
+ * over, growing linearly: a quarter of the input takes more than an eighth of the time of the whole. Linear
+ * code gives 4x (up to ~6.3x seen on a loaded CI run: 256 KB stays in cache, 1 MB does not); quadratic, 16x.
  */
 function assertLinear(run: (text: string) => unknown, text: string, what: string): number {
   const ms = timed(() => run(text));
@@ -99,7 +100,7 @@ function assertLinear(run: (text: string) => unknown, text: string, what: string
   const whole = fastest(() => run(text), 3);
   const part = fastest(() => run(quarter), 3);
   assert.ok(
-    part * 6 > whole,
+    part * 8 > whole,
     `${what} took ${ms.toFixed(1)} ms on 1 MB, and ${part.toFixed(1)} ms on 256 KB: it grows faster than linear`,
   );
   return ms;
