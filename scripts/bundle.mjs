@@ -16,6 +16,7 @@ await build({
     ai: 'src/agents/ai/index.ts',
     transport: 'src/transport/index.ts',
     diagnostics: 'src/diagnostics/index.ts',
+    catalog: 'src/catalog/index.ts',
     'worker-thread': 'src/worker/thread.ts',
     bin: 'src/cli/bin.ts',
   },

@@ -20,7 +20,8 @@ export interface SearchDocument {
   readonly parameters?: readonly { readonly name: string; readonly description?: string | undefined }[];
 }
 
-export interface SearchHit {
+/** One match of the index: the ref and its score. */
+export interface IndexHit {
   readonly ref: string;
   /** The BM25F score, rounded to 4 decimals so equal ranks compare equal across runs. */
   readonly score: number;
@@ -49,6 +50,7 @@ const MAX_PARAMETERS = 64;
 
 export class SearchIndex {
   readonly #refs: string[] = [];
+  readonly #servers: string[] = [];
   /** Per word: the documents that hold it and its weighted frequency in each. */
   readonly #postings = new Map<string, { docs: number[]; freqs: number[] }>();
   /** Per document: its weighted length. */
@@ -71,6 +73,7 @@ export class SearchIndex {
   #add(doc: SearchDocument): void {
     const id = this.#refs.length;
     this.#refs.push(doc.ref);
+    this.#servers.push(doc.server);
     const counts = new Map<string, number>();
     let length = 0;
     const count = (text: string | undefined, weight: number) => {
@@ -100,8 +103,11 @@ export class SearchIndex {
     this.#lengths.push(length);
   }
 
-  /** The `limit` best matches of `query`, best first; an empty or wordless query matches nothing. */
-  search(query: string, limit: number): SearchHit[] {
+  /**
+   * The `limit` best matches of `query`, best first (of the tools of `servers` only, when given); an empty
+   * or wordless query matches nothing.
+   */
+  search(query: string, limit: number, servers?: ReadonlySet<string>): IndexHit[] {
     const terms = [...new Set(words(query))].slice(0, MAX_QUERY_WORDS);
     if (terms.length === 0 || limit <= 0 || this.#refs.length === 0) return [];
     const scores = new Float64Array(this.#refs.length);
@@ -113,6 +119,7 @@ export class SearchIndex {
       const idf = Math.log(1 + (n - posting.docs.length + 0.5) / (posting.docs.length + 0.5));
       for (let i = 0; i < posting.docs.length; i++) {
         const doc = posting.docs[i] as number;
+        if (servers !== undefined && !servers.has(this.#servers[doc] as string)) continue;
         const tf = posting.freqs[i] as number;
         const norm = tf + K1 * (1 - B + (B * (this.#lengths[doc] as number)) / (this.#averageLength || 1));
         if (scores[doc] === 0) touched.push(doc);
@@ -155,7 +162,7 @@ export class SearchIndex {
   }
 }
 
-function ranked(a: SearchHit, b: SearchHit): number {
+function ranked(a: IndexHit, b: IndexHit): number {
   return b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0);
 }
 
@@ -163,14 +170,14 @@ function ranked(a: SearchHit, b: SearchHit): number {
  * The `limit` best hits, best first. A common word touches every tool: sorting 10,000 hits to keep 10 costs
  * tens of milliseconds, so a small limit keeps a sorted list of the best so far instead (n × limit steps).
  */
-function best(hits: SearchHit[], limit: number): SearchHit[] {
+function best(hits: IndexHit[], limit: number): IndexHit[] {
   if (limit * 8 >= hits.length) return hits.sort(ranked).slice(0, limit);
-  const top: SearchHit[] = [];
+  const top: IndexHit[] = [];
   for (const hit of hits) {
-    if (top.length === limit && ranked(hit, top[limit - 1] as SearchHit) >= 0) continue;
+    if (top.length === limit && ranked(hit, top[limit - 1] as IndexHit) >= 0) continue;
     let i = top.length === limit ? limit - 1 : top.length;
-    while (i > 0 && ranked(hit, top[i - 1] as SearchHit) < 0) {
-      top[i] = top[i - 1] as SearchHit;
+    while (i > 0 && ranked(hit, top[i - 1] as IndexHit) < 0) {
+      top[i] = top[i - 1] as IndexHit;
       i--;
     }
     top[i] = hit;

@@ -131,7 +131,13 @@ async function start(
     connectionId,
     defaultTimeoutMs: settings.timeoutMs,
     onServerRequest: (message) => responder.answer(message),
-    onNotification: (message) => routeNotification(message, { catalog, onLog: options.onLog }),
+    onNotification: (message) =>
+      routeNotification(message, {
+        catalog,
+        onLog: options.onLog,
+        onToolListChanged:
+          options.onToolListChanged && (() => options.onToolListChanged?.({ target: settings.target })),
+      }),
   });
   const wire = new Wire(engine, connection.traits, {
     clientInfo: settings.clientInfo,

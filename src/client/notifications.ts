@@ -14,12 +14,18 @@ const log = debugLog;
 export interface NotificationRoutes {
   catalog: ToolCatalog;
   onLog?: ((entry: ServerLogEntry) => void) | undefined;
+  onToolListChanged?: (() => void) | undefined;
 }
 
 /** Handles one notification; never throws (a throwing `onLog` is logged). */
 export function routeNotification(message: JsonRpcNotification, routes: NotificationRoutes): void {
   if (message.method === 'notifications/tools/list_changed') {
     routes.catalog.invalidate();
+    try {
+      routes.onToolListChanged?.();
+    } catch (error) {
+      log('onToolListChanged threw: %o', error);
+    }
     return;
   }
   if (message.method !== 'notifications/message' || routes.onLog === undefined) return;

@@ -34,6 +34,11 @@ export interface ConnectOptions {
   /** Receives the server's `notifications/message` logs, bounded and redacted. */
   onLog?: (entry: ServerLogEntry) => void;
   /**
+   * Called when the server says its tool list changed (`notifications/tools/list_changed`), after the
+   * client dropped its cached list (the next `listToolsDetailed` asks the server again). A throw is logged.
+   */
+  onToolListChanged?: (context: { target: string }) => void;
+  /**
    * Check every `callTool`'s arguments against the tool's `inputSchema` before sending (a call's own
    * `validateArguments` wins). Needs the optional peer dependency `@cfworker/json-schema`. Default false.
    */

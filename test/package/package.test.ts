@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as ai from '../../src/agents/ai/index.js';
 import * as tools from '../../src/agents/index.js';
+import * as catalogEntry from '../../src/catalog/index.js';
 import * as diagnostics from '../../src/diagnostics/index.js';
 import * as api from '../../src/index.js';
 import * as servers from '../../src/servers/index.js';
@@ -48,6 +49,10 @@ test('the public export list is exactly this (additions are deliberate)', () => 
 test('autos-mcp/transport and autos-mcp/diagnostics export exactly these', () => {
   assert.deepEqual(Object.keys(transport).sort(), ['createMemoryPair']);
   assert.deepEqual(Object.keys(diagnostics).sort(), ['diagnosticsChannels', 'subscribeDiagnostics']);
+});
+
+test('autos-mcp/catalog exports exactly these', () => {
+  assert.deepEqual(Object.keys(catalogEntry).sort(), ['catalog']);
 });
 
 test('every public entry in package.json exports is bundled and typed from its source entry', () => {
@@ -135,14 +140,19 @@ test('the packed tarball installs without dev dependencies and its entry and bin
       import { callToolOnce } from 'autos-mcp';
       import { createMemoryPair } from 'autos-mcp/transport';
       import { diagnosticsChannels } from 'autos-mcp/diagnostics';
+      import { catalog } from 'autos-mcp/catalog';
       const pair = createMemoryPair();
-      const r = await callToolOnce({ command: process.execPath, args: [${JSON.stringify(path.join(ROOT, 'test/fixtures/echo-server.mjs'))}] }, 'echo', { text: 'packed' });
-      console.log(typeof pair.client.send, typeof diagnosticsChannels.requestStart, r.content[0].text);`;
+      const echo = { command: process.execPath, args: [${JSON.stringify(path.join(ROOT, 'test/fixtures/echo-server.mjs'))}] };
+      const r = await callToolOnce(echo, 'echo', { text: 'packed' });
+      const servers = catalog({ echo });
+      const found = await servers.search('echo text');
+      await servers.close();
+      console.log(typeof pair.client.send, typeof diagnosticsChannels.requestStart, r.content[0].text, found.results[0].ref);`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: dir,
       encoding: 'utf8',
     });
-    assert.equal(out.trim(), 'function string packed');
+    assert.equal(out.trim(), 'function string packed echo.echo');
     // The subpath exports load from the installed package; the keyring helper finds its binding there
     // (no D-Bus in this child: a clear "not available" error, not a missing module).
     const modules = `
