@@ -65,15 +65,9 @@ export function unlisted(
     const message = `${ref} is not offered: ${excluded.reason}`;
     return excluded.drift === undefined
       ? invalid(message)
-      : new McpError(
-          'tool_changed',
-          `${message}; approve it again to use it (autos-mcp pin ${shown(server)})`,
-          {
-            delivery: 'not_sent',
-          },
-        );
+      : new McpError('tool_changed', message, { delivery: 'not_sent' });
   }
   const also =
     elsewhere.length > 0 ? `; a tool of that name is on: ${elsewhere.slice(0, 5).map(shown).join(', ')}` : '';
-  return invalid(`${server} has no tool ${quoted(tool)}: ${unknownToolHint(tool, names)}${also}`);
+  return invalid(`${shown(server)} has no tool ${quoted(tool)}: ${unknownToolHint(tool, names)}${also}`);
 }
