@@ -85,8 +85,8 @@ export interface SearchHit {
   description?: string;
   /** At `full` only. */
   inputSchema?: Tool['inputSchema'];
-  outputSchema?: Tool['outputSchema'];
-  annotations?: Tool['annotations'];
+  outputSchema?: NonNullable<Tool['outputSchema']>;
+  annotations?: NonNullable<Tool['annotations']>;
 }
 
 /** What `search` and `list` return. */
@@ -104,8 +104,8 @@ export interface ToolDescription {
   title?: string;
   description?: string;
   inputSchema: Tool['inputSchema'];
-  outputSchema?: Tool['outputSchema'];
-  annotations?: Tool['annotations'];
+  outputSchema?: NonNullable<Tool['outputSchema']>;
+  annotations?: NonNullable<Tool['annotations']>;
   /** `sha256:…` of the definition, as the client computes it (`toolDigest`): what a pin records. */
   digest: string;
 }

@@ -8,10 +8,12 @@ import { authCommand } from './commands/auth.js';
 import { callCommand } from './commands/call.js';
 import { demoCommand } from './commands/demo.js';
 import { demoServerCommand } from './commands/demo-server.js';
+import { describeCommand } from './commands/describe.js';
 import { discoverCommand } from './commands/discover.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { pinCommand } from './commands/pin.js';
+import { searchCommand } from './commands/search.js';
 import { serversCommand } from './commands/servers.js';
 import { settingsCommand } from './commands/settings.js';
 import { toolsCommand } from './commands/tools.js';
@@ -21,6 +23,8 @@ export const COMMANDS: readonly Command[] = [
   toolsCommand,
   callCommand,
   discoverCommand,
+  searchCommand,
+  describeCommand,
   typesCommand,
   demoCommand,
   demoServerCommand,
