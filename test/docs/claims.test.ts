@@ -47,6 +47,7 @@ const ENTRIES = [
   'src/agents/ai/index.ts',
   'src/transport/index.ts',
   'src/diagnostics/index.ts',
+  'src/catalog/index.ts',
 ];
 
 interface Page {
