@@ -2,6 +2,7 @@
 // docs/benchmarks.md, docs/benchmarks.svg and the generated block of docs/performance.md.
 // Flags: --quick (small counts, CI smoke), --only <group>[,<group>] , --no-docs (print only).
 // `--only worker --quick --no-docs` measures just the autos-mcp/worker row.
+import { existsSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { AUTOS_DIST, autos, autosAvailable } from './clients/autos.js';
@@ -17,6 +18,7 @@ import { runLarge } from './groups/large.js';
 import { runLatency } from './groups/latency.js';
 import { runRss } from './groups/rss.js';
 import { runRuntimes } from './groups/runtimes.js';
+import { CATALOG_DIST, runSearch } from './groups/search.js';
 import { runWorker } from './groups/worker.js';
 import type { BenchReport, Section } from './model.js';
 import { writeDocs } from './report/docs.js';
@@ -34,6 +36,7 @@ const GROUPS = [
   'rss',
   'worker',
   'runtimes',
+  'search',
 ] as const;
 type Group = (typeof GROUPS)[number];
 
@@ -130,6 +133,11 @@ if (selected('runtimes')) {
       }),
     );
   } else skipped.push('runtimes: dist/index.js is missing (run `npm run build`)');
+}
+
+if (selected('search')) {
+  if (existsSync(CATALOG_DIST)) sections.push(await runSearch({ rounds: quick ? 5 : 40, log }));
+  else skipped.push('search: dist/catalog.js is missing (run `npm run build`)');
 }
 
 const cpu = cpus();
