@@ -14,7 +14,7 @@ import { documentOf, hitOf, refOf, splitRef } from './hits.js';
 import { notARef, notOffered, unknownServer, unlisted } from './lookup.js';
 import { type Listed, Member } from './member.js';
 import { SearchIndex } from './search-index.js';
-import { type CatalogServers, MAX_SERVERS, sourcesOf } from './sources.js';
+import { type CatalogServers, sourcesOf } from './sources.js';
 import type {
   Catalog,
   CatalogCallOptions,
@@ -62,7 +62,6 @@ class ServerCatalog implements Catalog {
     this.#maxResultChars = positive(options.maxResultChars, 'maxResultChars');
     this.#filter = catalogFilter(options.tools);
     const sources = sourcesOf(input, options.trustProject === true);
-    if (sources.size >= MAX_SERVERS) throw configError(`a catalog holds at most ${MAX_SERVERS - 1} servers`);
     const { connect } = options;
     for (const [name, source] of sources)
       this.#members.set(

@@ -140,7 +140,6 @@ export class Member {
       base.signal === undefined ? opening.signal : AbortSignal.any([base.signal, opening.signal]);
     const onToolListChanged: ConnectOptions['onToolListChanged'] = (context) => {
       this.#changed = true;
-      this.#options.onChange();
       base.onToolListChanged?.(context);
     };
     this.#opening = opening;

@@ -6,7 +6,7 @@
  * usable as a name in a config file) is a problem too.
  */
 import type { ServerConfig } from '../config/index.js';
-import { isMcpError } from '../errors/index.js';
+import { isMcpError, McpError } from '../errors/index.js';
 import { redact } from '../internal/redact.js';
 import { nameProblem } from '../servers/names.js';
 import { resolveServer } from '../servers/resolve.js';
@@ -25,12 +25,15 @@ export type Source = { config: ServerConfig } | { problem: CatalogProblem };
 /** Most servers in one catalog: each is a process or a connection. */
 export const MAX_SERVERS = 256;
 
-/** The servers of `input`, by name in the order given, each a config or a problem. */
+/** The servers of `input`, by name in the order given, each a config or a problem; `config` past `MAX_SERVERS`. */
 export function sourcesOf(input: CatalogServers, trustProject: boolean): Map<string, Source> {
   const loaded = isLoaded(input);
   const record: Readonly<Record<string, unknown>> = loaded ? input.servers : input;
+  const names = Object.keys(record);
+  if (names.length > MAX_SERVERS)
+    throw new McpError('config', `a catalog holds at most ${MAX_SERVERS} servers (got ${names.length})`);
   const out = new Map<string, Source>();
-  for (const name of Object.keys(record).slice(0, MAX_SERVERS)) {
+  for (const name of names) {
     const entry = record[name];
     const bad = nameProblem(name);
     if (bad !== undefined) {
@@ -42,7 +45,7 @@ export function sourcesOf(input: CatalogServers, trustProject: boolean): Map<str
   // An entry `loadServers` left out for a problem of its own is a problem of the catalog too.
   if (loaded)
     for (const problem of input.problems)
-      if (problem.entry !== undefined && !out.has(problem.entry) && out.size < MAX_SERVERS)
+      if (problem.entry !== undefined && !out.has(problem.entry) && out.size < 2 * MAX_SERVERS)
         out.set(problem.entry, {
           problem: { server: problem.entry, kind: 'config', message: redact(problem.message, 1_000) },
         });

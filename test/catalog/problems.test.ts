@@ -149,6 +149,9 @@ test("the catalog's tools filter (server.tool globs) hides refs from search, des
   }
   assert.throws(() => catalog({}, { tools: { allow: ['x'.repeat(600)] } }), /invalid catalog option tools/);
   assert.throws(() => catalog({}, { listTimeoutMs: 0 }), /listTimeoutMs/);
+  const many = Object.fromEntries(Array.from({ length: 257 }, (_, i) => [`s${i}`, EVERYTHING]));
+  assert.throws(() => catalog(many), /at most 256 servers \(got 257\)/);
+  assert.equal(catalog(Object.fromEntries(Object.entries(many).slice(0, 256))).servers.length, 256);
 });
 
 test('connect options reach each server; the function form is asked per server', async () => {
