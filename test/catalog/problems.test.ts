@@ -78,17 +78,22 @@ test('loadServers(): untrusted and disabled servers are problems and never start
       d.proj,
       '.mcp.json',
       JSON.stringify({
-        mcpServers: { project: counter.counted, off: { ...counter.counted, disabled: true } },
+        mcpServers: {
+          project: counter.counted,
+          off: { ...counter.counted, disabled: true },
+          old: { type: 'sse', url: 'https://o.example/sse' },
+        },
       }),
     );
     const loaded = await loadServers({ cwd: d.proj, home: d.home, env: {} });
     const servers = catalog(loaded);
-    assert.deepEqual(servers.servers, ['project', 'off']);
+    assert.deepEqual(servers.servers, ['project', 'off', 'old']);
     const kinds = Object.fromEntries(servers.problems().map((p) => [p.server, p.kind]));
-    assert.deepEqual(kinds, { project: 'untrusted', off: 'disabled' });
+    assert.deepEqual(kinds, { project: 'untrusted', off: 'disabled', old: 'config' });
+    assert.match(servers.problems()[2]?.message ?? '', /deprecated HTTP\+SSE/);
     const found = await servers.search('anything');
     assert.deepEqual(found.results, []);
-    assert.equal(found.problems.length, 2);
+    assert.equal(found.problems.length, 3);
     assert.match(found.problems[0]?.message ?? '', /not trusted/);
     assert.equal((await rejection(servers.call('project.x'))).kind, 'config');
     await servers.close();
@@ -98,6 +103,7 @@ test('loadServers(): untrusted and disabled servers are problems and never start
     const tried = await trusting.search('anything');
     assert.deepEqual(
       tried.problems.map((p) => [p.server, p.kind]),
+      // loaded.servers alone: the entry left out with its own problem is not in it.
       [
         ['project', 'closed'],
         ['off', 'disabled'],

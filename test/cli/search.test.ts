@@ -103,6 +103,14 @@ describe('autos-mcp search', () => {
     assert.match(out.problems[0]?.message ?? '', /--trust-project/);
   });
 
+  test('exit 3 and a hint when no server is configured', async () => {
+    const empty = d.write(d.proj, 'empty.json', JSON.stringify({ mcpServers: {} }));
+    const run = await cli(['search', 'echo', '--config', empty]);
+    assert.equal(run.code, 3);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /no MCP servers are configured here/);
+  });
+
   test('usage errors: no query, a bad --limit or --detail', async () => {
     assert.equal((await cli(['search', '--config', config])).code, 2);
     assert.equal((await cli(['search', 'x', '--limit', '0', '--config', config])).code, 2);
