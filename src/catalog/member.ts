@@ -96,7 +96,11 @@ export class Member {
     return this.#listing;
   }
 
-  /** Calls `tool` on the server's client (connecting first if needed, unless the server is a problem). */
+  /**
+   * Calls `tool` on the server's client (connecting first if needed, unless the server is a problem). A
+   * connect that fails, or a connection that ends under the call (`closed`: the process exited), makes the
+   * server a problem like a failed listing: the next use after the back-off starts it again.
+   */
   async call(
     tool: string,
     args: Record<string, unknown>,
@@ -104,7 +108,26 @@ export class Member {
   ): Promise<ToolCallOutcome> {
     const refused = this.#refusal();
     if (refused !== undefined) throw refused;
-    return (await this.#open()).callTool(tool, args, options);
+    const opening = this.#open();
+    let client: Client;
+    try {
+      client = await opening;
+    } catch (error) {
+      this.#lost(opening, error);
+      throw error;
+    }
+    try {
+      return await client.callTool(tool, args, options);
+    } catch (error) {
+      if (isMcpError(error) && error.kind === 'closed') this.#lost(opening, error);
+      throw error;
+    }
+  }
+
+  /** The connection `opening` failed or ended: a failure, unless the catalog closed or a newer one is open. */
+  #lost(opening: Promise<Client>, error: unknown): void {
+    if (this.#closed || (this.#client !== undefined && this.#client !== opening)) return;
+    this.#fail(problemOf(this.name, undefined, error, 0));
   }
 
   /** Ends the connection, if one was started, and any still being ended. */

@@ -23,6 +23,8 @@ export const MEMORY = (file: string): ServerConfig => ({
 });
 /** Exits with code 2 before answering anything. */
 export const DEAD = node('test/fixtures/exit-at-start.mjs');
+/** Answers initialize and tools/list, and exits (code 3) on the first tools/call. */
+export const CRASHING = node('test/fixtures/crash-mid-call.mjs');
 /** Starts and never answers. */
 export const HUNG = node('test/fixtures/silent-start.mjs');
 export const MODERN: ServerConfig = {

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { catalog } from '../../src/catalog/index.js';
 import { loadServers } from '../../src/servers/index.js';
 import { dirs } from '../servers/helpers.js';
-import { DEAD, demo, EVERYTHING, HUNG, rejection, scratch } from './helpers.js';
+import { CRASHING, DEAD, demo, EVERYTHING, HUNG, rejection, scratch } from './helpers.js';
 
 test('a dead server and a hung one are problems naming them; the others answer', async () => {
   const servers = catalog({ dead: DEAD, hung: HUNG, everything: EVERYTHING }, { listTimeoutMs: 1_500 });
@@ -67,6 +67,37 @@ test('a failed server is retried only after its back-off (1 s, then 2 s …), ne
   } finally {
     await servers.close();
     dirs.cleanup();
+  }
+});
+
+test('a server that exits under a call is a problem, and is started again after the back-off', async () => {
+  let now = 2_000_000;
+  const servers = catalog({ crash: CRASHING }, { now: () => now });
+  try {
+    assert.deepEqual(
+      (await servers.search('echo')).results.map((r) => r.ref),
+      ['crash.echo'],
+    );
+    const crashed = await rejection(servers.call('crash.echo', { text: 'x' }));
+    assert.equal(crashed.kind, 'closed');
+    assert.equal(crashed.delivery, 'unknown', 'it was sent: it may have run');
+    const after = await servers.search('echo');
+    assert.deepEqual(after.results, [], 'its tools are not offered while it is down');
+    assert.deepEqual(
+      after.problems.map((p) => [p.server, p.kind]),
+      [['crash', 'closed']],
+    );
+    assert.equal((await rejection(servers.call('crash.echo', { text: 'x' }))).delivery, 'not_sent');
+    now += 1_000;
+    const again = await servers.search('echo');
+    assert.deepEqual(
+      again.results.map((r) => r.ref),
+      ['crash.echo'],
+      'started again once the back-off is over',
+    );
+    assert.deepEqual(again.problems, []);
+  } finally {
+    await servers.close();
   }
 });
 
