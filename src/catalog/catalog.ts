@@ -110,18 +110,18 @@ class ServerCatalog implements Catalog {
     const listed = await member.tools(this.#listTimeoutMs);
     const definition = listed.tools.find((t) => t.name === tool);
     if (definition === undefined) throw this.#unlisted(member.name, tool, listed);
-    const description: ToolDescription = {
+    // Keys in reading order: identity, words, schemas, digest.
+    return {
       ref: refOf(member.name, tool),
       server: member.name,
       tool,
+      ...(typeof definition.title === 'string' ? { title: definition.title } : {}),
+      ...(typeof definition.description === 'string' ? { description: definition.description } : {}),
       inputSchema: definition.inputSchema,
+      ...(definition.outputSchema === undefined ? {} : { outputSchema: definition.outputSchema }),
+      ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
       digest: listed.digests[tool]?.digest ?? '',
     };
-    if (typeof definition.title === 'string') description.title = definition.title;
-    if (typeof definition.description === 'string') description.description = definition.description;
-    if (definition.outputSchema !== undefined) description.outputSchema = definition.outputSchema;
-    if (definition.annotations !== undefined) description.annotations = definition.annotations;
-    return description;
   }
 
   async call(
