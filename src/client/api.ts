@@ -255,11 +255,12 @@ export function callToolOnce(
   args: Record<string, unknown> = {},
   options: ConnectOptions & CallToolOptions = {},
 ): Promise<ToolCallOutcome> {
-  const callOptions: CallOptions = {};
+  const callOptions: CallToolOptions = {};
   if (options.timeoutMs !== undefined) callOptions.timeoutMs = options.timeoutMs;
   if (options.maxTotalTimeoutMs !== undefined) callOptions.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
   if (options.signal) callOptions.signal = options.signal;
   if (options.onProgress) callOptions.onProgress = options.onProgress;
+  if (options.maxResultChars !== undefined) callOptions.maxResultChars = options.maxResultChars;
   // A tool the config's filter leaves out is refused before anything starts (no spawn, no request).
   const refused = typeof name === 'string' ? filteredOut(config, name, options) : undefined;
   if (refused !== undefined) return Promise.reject(refused);
