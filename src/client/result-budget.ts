@@ -12,15 +12,18 @@ import { resultCharsOf } from '../config/checks.js';
 import { McpError } from '../errors/index.js';
 import { jsonSizeWithin } from '../internal/json-size.js';
 import { jsonText } from '../internal/json-text.js';
-import { ensurePrivateDir, freshPrivateDir, writePrivateFile } from '../internal/private-files.js';
+import {
+  ensurePrivateDir,
+  freshPrivateDir,
+  PrivateFileError,
+  writePrivateFile,
+} from '../internal/private-files.js';
 import { cutResult } from './result-cut.js';
 import { withoutRepeats } from './result-repeats.js';
 import type { CallToolResult, Tool } from './types.js';
 
 /** The `_meta` key of a tool definition where its author gives the largest result it should send. */
 export const MAX_RESULT_SIZE_META = 'anthropic/maxResultSizeChars';
-
-const LABEL = 'result dir';
 
 /** The smallest budget: a tool's own hint below it is raised to it (room for the marker). */
 const MIN_BUDGET = 512;
@@ -57,20 +60,28 @@ let spillDir: Promise<string> | undefined;
 
 /** Writes the whole result's JSON to a fresh private file; resolves with its path. */
 async function spill(text: string): Promise<string> {
-  spillDir ??= freshPrivateDir('autos-mcp-results-', LABEL).catch((error: unknown) => {
+  spillDir ??= freshPrivateDir('autos-mcp-results-').catch((error: unknown) => {
     spillDir = undefined;
     throw error;
   });
-  // Checked (and made again, 0700) on every write: the caller may have removed it meanwhile.
-  const dir = await ensurePrivateDir(await spillDir, LABEL);
-  const name = `result-${Date.now()}-${randomBytes(6).toString('hex')}.json`;
-  return writePrivateFile(dir, name, text, LABEL);
+  try {
+    // Checked (and made again, 0700) on every write: the caller may have removed it meanwhile.
+    const dir = await ensurePrivateDir(await spillDir);
+    return await writePrivateFile(dir, `result-${Date.now()}-${randomBytes(6).toString('hex')}.json`, text);
+  } catch (error) {
+    if (!(error instanceof PrivateFileError)) throw error;
+    // The tool ran (its result is here): `delivered`, so no one retries a call that may have acted.
+    throw new McpError('config', `result dir ${error.message}: the result over budget was not cut`, {
+      delivery: 'delivered',
+      cause: error.cause ?? error,
+    });
+  }
 }
 
 /**
  * `result` within `budget` characters (see the file comment): the model-facing form when it fits, else
- * cut with `truncated` and the whole result in a file. Throws `McpError` kind `config` when the file
- * cannot be written (the result is never cut without its file).
+ * cut with `truncated` and the whole result in a file. Throws `McpError` kind `config`, `delivered`, when
+ * the file cannot be written (a result is never cut without its file).
  */
 export async function applyBudget(result: CallToolResult, budget: number): Promise<CallToolResult> {
   const { result: form, dropped } = withoutRepeats(result);

@@ -11,7 +11,6 @@ import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, mkdtemp, open, rename, rm, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { McpError } from '../errors/index.js';
 
 const POSIX = process.platform !== 'win32';
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
@@ -22,9 +21,24 @@ function code(error: unknown): string {
   return typeof value === 'string' ? value : 'error';
 }
 
-/** A `config` error about the directory: `<label> <dir>: <why>` (the label names its use: `content dir`). */
-function refuse(label: string, dir: string, why: string, cause?: unknown): McpError {
-  return new McpError('config', `${label} ${dir}: ${why}`, cause === undefined ? {} : { cause });
+/**
+ * Why a directory or a file in it cannot be used: `<dir>: <why>`, never content. The caller turns it into
+ * its own error, naming the directory's use (`content dir …`): this leaf knows no error kinds.
+ */
+export class PrivateFileError extends Error {
+  override readonly name = 'PrivateFileError';
+  readonly dir: string;
+  readonly why: string;
+
+  constructor(dir: string, why: string, cause?: unknown) {
+    super(`${dir}: ${why}`, cause === undefined ? undefined : { cause });
+    this.dir = dir;
+    this.why = why;
+  }
+}
+
+function refuse(dir: string, why: string, cause?: unknown): PrivateFileError {
+  return new PrivateFileError(dir, why, cause);
 }
 
 /** The entry's stats, or undefined when there is none. */
@@ -38,20 +52,20 @@ export async function lstatOrUndefined(file: string): Promise<Stats | undefined>
 }
 
 /** Throws unless `stats` describe a directory this process alone may write. */
-function checkDir(label: string, dir: string, stats: Stats): void {
-  if (stats.isSymbolicLink()) throw refuse(label, dir, 'is a symlink; give the real directory');
-  if (!stats.isDirectory()) throw refuse(label, dir, 'is not a directory');
+function checkDir(dir: string, stats: Stats): void {
+  if (stats.isSymbolicLink()) throw refuse(dir, 'is a symlink; give the real directory');
+  if (!stats.isDirectory()) throw refuse(dir, 'is not a directory');
   if (!POSIX) return;
   const uid = process.getuid?.();
-  if (uid !== undefined && stats.uid !== uid) throw refuse(label, dir, 'is owned by another user');
-  if ((stats.mode & 0o022) !== 0) throw refuse(label, dir, 'is writable by group or others (want mode 0700)');
+  if (uid !== undefined && stats.uid !== uid) throw refuse(dir, 'is owned by another user');
+  if ((stats.mode & 0o022) !== 0) throw refuse(dir, 'is writable by group or others (want mode 0700)');
 }
 
 /**
  * The directory `dir` names, made absolute: checked when it exists, else created with mode 0700 (its
- * missing parents too). Throws `McpError` kind `config` (`<label> <dir>: …`) when it cannot be used.
+ * missing parents too). Throws `PrivateFileError` when it cannot be used.
  */
-export async function ensurePrivateDir(dir: string, label: string): Promise<string> {
+export async function ensurePrivateDir(dir: string): Promise<string> {
   const absolute = path.resolve(dir);
   let stats: Stats | undefined;
   try {
@@ -61,19 +75,19 @@ export async function ensurePrivateDir(dir: string, label: string): Promise<stri
       stats = await lstat(absolute);
     }
   } catch (error) {
-    throw refuse(label, absolute, `cannot be created or read (${code(error)})`, error);
+    throw refuse(absolute, `cannot be created or read (${code(error)})`, error);
   }
-  checkDir(label, absolute, stats);
+  checkDir(absolute, stats);
   return absolute;
 }
 
 /** A fresh `<prefix><random>` directory under `os.tmpdir()`, mode 0700 (`mkdtemp`). */
-export async function freshPrivateDir(prefix: string, label: string): Promise<string> {
+export async function freshPrivateDir(prefix: string): Promise<string> {
   const parent = os.tmpdir();
   try {
     return await mkdtemp(path.join(parent, prefix));
   } catch (error) {
-    throw refuse(label, parent, `cannot make a directory in it (${code(error)})`, error);
+    throw refuse(parent, `cannot make a directory in it (${code(error)})`, error);
   }
 }
 
@@ -90,13 +104,12 @@ export async function removeFile(file: string): Promise<void> {
 /**
  * Writes `data` as `<dir>/<name>`, mode 0600, through a fresh temporary file renamed into place (a
  * symlink of that name is replaced, never followed). `dir` must be one `ensurePrivateDir` or
- * `freshPrivateDir` returned. Throws `McpError` kind `config` naming the directory, never the content.
+ * `freshPrivateDir` returned. Throws `PrivateFileError` naming the directory, never the content.
  */
 export async function writePrivateFile(
   dir: string,
   name: string,
   data: Uint8Array | string,
-  label: string,
 ): Promise<string> {
   const target = path.join(dir, name);
   const temporary = path.join(dir, `.${name}.${randomBytes(8).toString('hex')}.tmp`);
@@ -112,6 +125,6 @@ export async function writePrivateFile(
     return target;
   } catch (error) {
     await removeFile(temporary);
-    throw refuse(label, dir, `cannot write a file in it (${code(error)})`, error);
+    throw refuse(dir, `cannot write a file in it (${code(error)})`, error);
   }
 }
