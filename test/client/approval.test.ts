@@ -13,6 +13,7 @@ import {
   type ConnectOptions,
   connect,
   isMcpError,
+  session,
 } from '../../src/index.js';
 
 /** A demo server whose tools matching `e*` need approval, with `options`; `fn` runs with the client. */
@@ -121,6 +122,22 @@ describe('tools.approve', () => {
       assert.equal((await refusal(client.callTool('echo', { text: 'x' }))).kind, 'invalid_tool');
     } finally {
       await client.close();
+    }
+  });
+
+  test('a session asks its onApprove too', async () => {
+    const asked: string[] = [];
+    const handle = session({ ...demoServerCommand(), tools: { approve: ['echo'] } }, undefined, {
+      onApprove: ({ tool }) => {
+        asked.push(tool);
+        return false;
+      },
+    });
+    try {
+      assert.equal((await refusal(handle.callTool('echo', { text: 'x' }))).kind, 'denied');
+      assert.deepEqual(asked, ['echo']);
+    } finally {
+      await handle.close();
     }
   });
 
