@@ -184,6 +184,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> implement
     }
     const refused = filterRefusal(this.#config, name);
     if (refused !== undefined) throw refused;
+    const wanted = budgetOf(options.maxResultChars, this.#config.maxResultChars, undefined); // checked first
     const headerRules = this.#headerRules();
     // With 2026 per-message headers the x-mcp-header parameters must be mirrored, so the definition must
     // be known first: list before the first call, and again for a name the last list did not have. A
@@ -199,16 +200,14 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> implement
       await this.#listFirst(name, options);
     const approve = needsApproval(this.#config, name);
     // Annotations (for the approver) and the size hint come from the definition: a list first, best effort.
-    if ((approve || (options.maxResultChars ?? this.#config.maxResultChars)) && !this.#catalog.listed(name))
+    if ((approve || wanted !== undefined) && !this.#catalog.listed(name))
       await this.#listFirst(name, options).catch((error: unknown) => {
         if (options.signal?.aborted === true || this.#closeController.signal.aborted) throw error;
       });
-    const budget = budgetOf(options.maxResultChars, this.#config.maxResultChars, this.#catalog.tool(name));
-    if (approve)
-      await approveCall(this.#options.onApprove, this.#config, this.#catalog.tool(name) ?? name, args, {
-        call: options,
-        close: this.#closeController.signal,
-      });
+    const tool = this.#catalog.tool(name);
+    const budget = budgetOf(wanted, undefined, tool);
+    const signals = { call: options, close: this.#closeController.signal };
+    if (approve) await approveCall(this.#options.onApprove, this.#config, tool ?? name, args, signals);
     let outcome: Outcome;
     try {
       outcome = await this.#callListed(name, args, options, headerRules, validate);
