@@ -18,6 +18,7 @@ import {
 import { connectionFailed, connectionIsReady, debugNote, newConnectionId } from '../diagnostics/publish.js';
 import type { McpError } from '../errors/index.js';
 import type { Connection, ProcessReport } from '../transport/connection.js';
+import { deniedError, NO_APPROVER, needsApproval } from './approval.js';
 import type { CallOptions, CallToolOptions } from './call-options.js';
 import { answerInputRequest, clientCapabilities } from './capabilities.js';
 import { ToolCatalog } from './catalog.js';
@@ -261,7 +262,8 @@ export function callToolOnce(
   if (options.signal) callOptions.signal = options.signal;
   if (options.onProgress) callOptions.onProgress = options.onProgress;
   if (options.maxResultChars !== undefined) callOptions.maxResultChars = options.maxResultChars;
-  // A tool the config's filter leaves out is refused before anything starts (no spawn, no request).
+  // A tool the config's filter leaves out, or one that needs approval with no one to ask, is refused
+  // before anything starts (no spawn, no request).
   const refused = typeof name === 'string' ? filteredOut(config, name, options) : undefined;
   if (refused !== undefined) return Promise.reject(refused);
   const connected = connect(config, options).catch((error: unknown) => {
@@ -277,7 +279,7 @@ export function callToolOnce(
   });
 }
 
-/** The filter's refusal of `name`, or undefined (also for a bad config: `connect` reports that). */
+/** The filter's or the approval's refusal of `name`, or undefined (also for a bad config: `connect` reports that). */
 function filteredOut(
   config: ServerConfig | BaseServerConfig,
   name: string,
@@ -288,7 +290,10 @@ function filteredOut(
       options.connection === undefined
         ? normalizeConfig(config as ServerConfig)
         : normalizeBaseConfig(config, options.connection.target);
-    return filterRefusal(settings, name);
+    const refused = filterRefusal(settings, name);
+    if (refused !== undefined || options.onApprove !== undefined || !needsApproval(settings, name))
+      return refused;
+    return deniedError(name, settings.target, NO_APPROVER);
   } catch {
     return undefined;
   }

@@ -55,13 +55,20 @@ interface ApprovalWait {
   closed: () => boolean;
 }
 
-function refused(wait: ApprovalWait, why: string, cause?: unknown): McpError {
-  const { tool } = wait.request;
-  return new McpError('denied', `tool ${tool} on ${wait.target} was not called: ${why}`, {
+/** The `denied` error (`not_sent`) of a call of `tool` on `target`, saying why. */
+export function deniedError(tool: string, target: string, why: string, cause?: unknown): McpError {
+  return new McpError('denied', `tool ${tool} on ${target} was not called: ${why}`, {
     data: { tool },
-    target: wait.target,
+    target,
     ...(cause === undefined ? {} : { cause }),
   });
+}
+
+/** Why a call waits in vain when no `onApprove` was given. */
+export const NO_APPROVER = 'it needs approval and no one can answer';
+
+function refused(wait: ApprovalWait, why: string, cause?: unknown): McpError {
+  return deniedError(wait.request.tool, wait.target, why, cause);
 }
 
 /**
@@ -93,7 +100,7 @@ export function approveCall(
 
 /** Resolves when the handler said yes; else throws `denied` (or `timeout`/`cancelled`/`closed`), `not_sent`. */
 async function awaitApproval(wait: ApprovalWait): Promise<void> {
-  if (wait.handler === undefined) throw refused(wait, 'it needs approval and no one can answer');
+  if (wait.handler === undefined) throw refused(wait, NO_APPROVER);
   const { tool } = wait.request;
   const ended = (): McpError =>
     wait.closed()

@@ -11,6 +11,7 @@ import {
   type ApprovalRequest,
   type Client,
   type ConnectOptions,
+  callToolOnce,
   connect,
   isMcpError,
   session,
@@ -123,6 +124,14 @@ describe('tools.approve', () => {
     } finally {
       await client.close();
     }
+  });
+
+  test('callToolOnce with no handler is refused before the server is started', async () => {
+    const error = await refusal(
+      callToolOnce({ command: '/nonexistent/autos-mcp-never-started', tools: { approve: ['*'] } }, 'echo'),
+    );
+    assert.equal(error.kind, 'denied', error.message);
+    assert.match(error.message, /no one can answer/);
   });
 
   test('a session asks its onApprove too', async () => {
