@@ -4,6 +4,8 @@
  * import `autos-mcp/transport`, observers `autos-mcp/diagnostics` (test/package checks the list).
  */
 export {
+  type ApprovalHandler,
+  type ApprovalRequest,
   type AudioContent,
   type CallOptions,
   type CallToolOptions,
@@ -29,9 +31,11 @@ export {
   type McpClient,
   type Progress,
   type ResourceLink,
+  type ResultTruncation,
   type ServerLogEntry,
   type TextContent,
   type Tool,
+  type ToolAnnotations,
   type ToolCallOutcome,
   type ToolDigest,
   type ToolDrift,

@@ -50,10 +50,12 @@ export async function withServer<T>(
   target: Target,
   io: CliIo,
   fn: (client: Client) => Promise<T>,
+  extra: ConnectOptions = {},
 ): Promise<T> {
   const { config, settings } = target;
   const auth = await storedLogin(config, io);
   const options: ConnectOptions = {
+    ...extra,
     ...(auth === undefined ? {} : { auth }),
     ...(settings === undefined ? {} : { settings }),
   };

@@ -13,6 +13,8 @@ export const EXIT = {
   usage: 2,
   failure: 3,
   inputRequired: 4,
+  /** The tool needs approval and it was refused, or no one could answer (`denied`): nothing was sent. */
+  denied: 5,
   cancelled: CANCELLED_EXIT,
 } as const;
 

@@ -82,6 +82,7 @@ async function run(command: Command, args: Args<Options>, io: CliIo, help: strin
     if (args.json)
       io.stdout.write(`${JSON.stringify({ error: isMcpError(error) ? error.toJSON() : String(error) })}\n`);
     io.stderr.write(formatError(error) + loginHint(error, hintUrl));
-    return isMcpError(error) && error.kind === 'config' ? EXIT.usage : EXIT.failure;
+    if (!isMcpError(error)) return EXIT.failure;
+    return error.kind === 'config' ? EXIT.usage : error.kind === 'denied' ? EXIT.denied : EXIT.failure;
   }
 }

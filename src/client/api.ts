@@ -18,6 +18,7 @@ import {
 import { connectionFailed, connectionIsReady, debugNote, newConnectionId } from '../diagnostics/publish.js';
 import type { McpError } from '../errors/index.js';
 import type { Connection, ProcessReport } from '../transport/connection.js';
+import { deniedError, NO_APPROVER, needsApproval } from './approval.js';
 import type { CallOptions, CallToolOptions } from './call-options.js';
 import { answerInputRequest, clientCapabilities } from './capabilities.js';
 import { ToolCatalog } from './catalog.js';
@@ -261,12 +262,14 @@ export function callToolOnce(
   args: Record<string, unknown> = {},
   options: ConnectOptions & CallToolOptions = {},
 ): Promise<ToolCallOutcome> {
-  const callOptions: CallOptions = {};
+  const callOptions: CallToolOptions = {};
   if (options.timeoutMs !== undefined) callOptions.timeoutMs = options.timeoutMs;
   if (options.maxTotalTimeoutMs !== undefined) callOptions.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
   if (options.signal) callOptions.signal = options.signal;
   if (options.onProgress) callOptions.onProgress = options.onProgress;
-  // A tool the config's filter leaves out is refused before anything starts (no spawn, no request).
+  if (options.maxResultChars !== undefined) callOptions.maxResultChars = options.maxResultChars;
+  // A tool the config's filter leaves out, or one that needs approval with no one to ask, is refused
+  // before anything starts (no spawn, no request).
   const refused = typeof name === 'string' ? filteredOut(config, name, options) : undefined;
   if (refused !== undefined) return Promise.reject(refused);
   const connected = connect(config, options).catch((error: unknown) => {
@@ -282,7 +285,7 @@ export function callToolOnce(
   });
 }
 
-/** The filter's refusal of `name`, or undefined (also for a bad config: `connect` reports that). */
+/** The filter's or the approval's refusal of `name`, or undefined (also for a bad config: `connect` reports that). */
 function filteredOut(
   config: ServerConfig | BaseServerConfig,
   name: string,
@@ -293,7 +296,10 @@ function filteredOut(
       options.connection === undefined
         ? normalizeConfig(config as ServerConfig)
         : normalizeBaseConfig(config, options.connection.target);
-    return filterRefusal(settings, name);
+    const refused = filterRefusal(settings, name);
+    if (refused !== undefined || options.onApprove !== undefined || !needsApproval(settings, name))
+      return refused;
+    return deniedError(name, settings.target, NO_APPROVER);
   } catch {
     return undefined;
   }

@@ -31,6 +31,14 @@ export interface CallToolOptions extends CallOptions {
    * client's `validateArguments` (connect options), else false.
    */
   validateArguments?: boolean;
+  /**
+   * Result budget in characters of the result's JSON, from 512 to 2^31 - 1 (wins over the config's
+   * `maxResultChars`; a tool's `_meta["anthropic/maxResultSizeChars"]` may lower it). A result over it comes
+   * back cut, ending with a text block that says so, with `truncated: { originalChars, file }`; `file`
+   * holds the whole result as JSON (mode 0600) and is yours to remove. With a budget, text blocks that
+   * repeat `structuredContent` are left out. See docs/client.md, "Result budgets".
+   */
+  maxResultChars?: number;
 }
 
 /** Options of `listTools` and `listToolsDetailed`. */

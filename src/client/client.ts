@@ -10,6 +10,7 @@ import { HEADER_MISMATCH } from '../protocol/jsonrpc.js';
 import { META_SERVER_INFO, MODERN_VERSION } from '../protocol/versions.js';
 import type { Connection, ProcessReport, TransportKind } from '../transport/connection.js';
 import { abortable } from './abortable.js';
+import { approveCall, needsApproval } from './approval.js';
 import { checkBeforeSending, listFirstFailure } from './call-checks.js';
 import type { CallOptions, CallToolOptions, ListToolsOptions } from './call-options.js';
 import { checkCallResult } from './call-result.js';
@@ -21,6 +22,7 @@ import { runWithInput } from './mrtr.js';
 import { type Negotiated, revise } from './negotiated.js';
 import type { ConnectOptions } from './options.js';
 import { modernPinRefused } from './pinned-revision.js';
+import { applyBudget, budgetOf } from './result-budget.js';
 import { filterRefusal } from './tool-filter.js';
 import { applyToolPolicy, pinOf } from './tool-pins.js';
 import { checkTools, DEFAULT_MAX_PAGES, fetchAllPages } from './tools.js';
@@ -168,7 +170,8 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> implement
    * exception. In 2026, an `input_required` result without matching handlers is returned as data.
    * A tool the config's `tools` filter leaves out is refused (`invalid_tool`) before anything is sent; a
    * pinned tool is checked against the last list (listed first when there is none, or the server said
-   * its tools changed) and refused (`tool_changed`) when it drifted or is no longer listed.
+   * its tools changed) and refused (`tool_changed`) when it drifted or is no longer listed. A tool in
+   * `tools.approve` waits for `onApprove` (else `denied`); `maxResultChars` bounds the result.
    */
   async callTool(
     name: string,
@@ -181,6 +184,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> implement
     }
     const refused = filterRefusal(this.#config, name);
     if (refused !== undefined) throw refused;
+    const wanted = budgetOf(options.maxResultChars, this.#config.maxResultChars, undefined); // checked first
     const headerRules = this.#headerRules();
     // With 2026 per-message headers the x-mcp-header parameters must be mirrored, so the definition must
     // be known first: list before the first call, and again for a name the last list did not have. A
@@ -194,15 +198,28 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> implement
       (validate && !this.#catalog.listed(name))
     )
       await this.#listFirst(name, options);
+    const approve = needsApproval(this.#config, name);
+    // Annotations (for the approver) and the size hint come from the definition: a list first, best effort.
+    if ((approve || wanted !== undefined) && !this.#catalog.listed(name))
+      await this.#listFirst(name, options).catch((error: unknown) => {
+        if (options.signal?.aborted === true || this.#closeController.signal.aborted) throw error;
+      });
+    const tool = this.#catalog.tool(name);
+    const budget = budgetOf(wanted, undefined, tool);
+    const signals = { call: options, close: this.#closeController.signal };
+    if (approve) await approveCall(this.#options.onApprove, this.#config, tool ?? name, args, signals);
+    let outcome: Outcome;
     try {
-      return await this.#callListed(name, args, options, headerRules, validate);
+      outcome = await this.#callListed(name, args, options, headerRules, validate);
     } catch (error) {
       if (!headerRules || !(error instanceof RpcError) || error.code !== HEADER_MISMATCH) throw error;
       // -32020: the server refused the headers before running anything, so re-fetching the definitions and
       // sending once more with corrected headers is not a replay (S26/basic/transports/streamable-http: SHOULD).
       await this.#listFirst(name, options);
-      return this.#callListed(name, args, options, headerRules, validate);
+      outcome = await this.#callListed(name, args, options, headerRules, validate);
     }
+    if (budget === undefined || outcome.resultType === 'input_required') return outcome;
+    return (await applyBudget(outcome, budget)) as Outcome;
   }
 
   /**
@@ -234,7 +251,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> implement
   ): Promise<Outcome> {
     await checkBeforeSending(this.#catalog, this.#config.target, name, args, validate);
     const toolHeaders = headerRules ? this.#catalog.headerParams(name) : undefined;
-    const { validateArguments: _validate, ...requestOptions } = options;
+    const { validateArguments: _validate, maxResultChars: _budget, ...requestOptions } = options;
     const raw = await this.#call(
       'tools/call',
       { name, arguments: args },

@@ -18,6 +18,7 @@ export type {
 } from '../config/tool-policy.js';
 export { isMcpError, McpError } from '../errors/index.js';
 export { callToolOnce, connect, withClient } from './api.js';
+export type { ApprovalHandler, ApprovalRequest } from './approval.js';
 export type { CallOptions, CallToolOptions, ListToolsOptions, Progress } from './call-options.js';
 export { Client, type CloseReport } from './client.js';
 export type {
@@ -48,8 +49,10 @@ export {
   type InputRequiredResult,
   isInputRequired,
   type LegacyVersion,
+  type ResultTruncation,
   type ServerLogEntry,
   type Tool,
+  type ToolAnnotations,
   type ToolCallOutcome,
   type ToolDigest,
   type ToolDrift,

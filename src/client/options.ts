@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { SettingsReader } from '../config/index.js';
 import type { Authorizer } from '../transport/authorizer.js';
 import type { Connection } from '../transport/connection.js';
+import type { ApprovalHandler } from './approval.js';
 import type { ElicitationRequest, ElicitResult, ServerLogEntry } from './types.js';
 
 /** Context handed to every handler. */
@@ -31,6 +32,13 @@ export interface ConnectOptions {
   onSampling?: (params: Record<string, unknown>, context: HandlerContext) => Promise<Record<string, unknown>>;
   /** Answers `roots/list` (deprecated in 2026). Declares `roots`. */
   onListRoots?: (context: HandlerContext) => Promise<{ roots: Array<{ uri: string; name?: string }> }>;
+  /**
+   * Asked before each call to a tool the config's `tools.approve` names, with the tool, the arguments and
+   * its annotations: `true` lets the call go. Anything else, a throw, or no handler at all refuses the call
+   * with `kind: 'denied'`, `delivery: 'not_sent'`. The wait counts against the call's `timeoutMs` and ends
+   * with its signal.
+   */
+  onApprove?: ApprovalHandler;
   /** Receives the server's `notifications/message` logs, bounded and redacted. */
   onLog?: (entry: ServerLogEntry) => void;
   /**

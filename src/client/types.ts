@@ -94,7 +94,32 @@ export interface CallToolResult {
   isError?: boolean;
   resultType?: 'complete';
   _meta?: Record<string, unknown>;
+  /**
+   * Set by this client (never by the server) when the result was over its `maxResultChars` budget: it
+   * was cut, its last text block says so, and `file` holds the whole result as JSON.
+   */
+  truncated?: ResultTruncation;
   [key: string]: unknown;
+}
+
+/** How a result over its `maxResultChars` budget was cut. */
+export interface ResultTruncation {
+  /** Characters (UTF-16 code units) of the whole result's JSON: the length of the file's text. */
+  originalChars: number;
+  /** A private file (mode 0600, in a 0700 directory) holding the whole result as JSON; yours to remove. */
+  file: string;
+}
+
+/**
+ * A tool's annotations as far as they have the types the spec gives them (S25+26/server/tools): hints
+ * from the server, untrusted unless you trust the server.
+ */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 /** One server→client input request inside an MRTR `input_required` result. */

@@ -51,6 +51,20 @@ export function positiveInt(name: string, fallback: number, max: number): (value
   };
 }
 
+/** Smallest `maxResultChars`: room for the marker a cut result ends with and some of the result. */
+export const MIN_RESULT_CHARS = 512;
+
+/**
+ * A result budget in characters (`maxResultChars`, in a config or a call's options), or undefined: an
+ * integer from 512 to 2^31 - 1. `what` names where it was given, for the message.
+ */
+export function resultCharsOf(value: unknown, what = 'maxResultChars'): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < MIN_RESULT_CHARS || value > MAX_INT)
+    fail(`${what} must be an integer from ${MIN_RESULT_CHARS} to ${MAX_INT}`);
+  return value;
+}
+
 /** A non-negative integer that fits a 32-bit signed int, or undefined. */
 export function countOf(name: string): (value: unknown) => number | undefined {
   return (value) => {

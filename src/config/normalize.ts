@@ -141,9 +141,10 @@ function normalizeSnapshot(raw: Record<string, unknown>): NormalizedConfig {
 type Common = Omit<NormalizedCommon, 'target' | 'serverKey'>;
 
 function commonOf(fields: CheckedFields): Common {
-  const { tools: toolFilter, pin: pins } = fields;
+  const { tools: toolFilter, pin: pins, maxResultChars } = fields;
   return {
     ...(toolFilter === undefined ? {} : { toolFilter }),
+    ...(maxResultChars === undefined ? {} : { maxResultChars }),
     ...(pins === undefined ? {} : { pins }),
     timeoutMs: fields.timeoutMs,
     connectTimeoutMs: fields.connectTimeoutMs,

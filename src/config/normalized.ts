@@ -14,6 +14,8 @@ export interface NormalizedCommon {
   /** Deadline of the connect phase as a whole (see `BaseServerConfig.connectTimeoutMs`). */
   connectTimeoutMs: number;
   maxMessageBytes: number;
+  /** `maxResultChars`, checked; absent: no budget. */
+  maxResultChars?: number;
   protocolVersion: ProtocolVersionChoice;
   clientInfo: ClientInfo;
   /** A display name for messages, never a secret. */

@@ -31,6 +31,12 @@ export interface BaseServerConfig {
   connectTimeoutMs?: number | undefined;
   /** Largest message accepted from the server, in bytes. Default 16 MiB. */
   maxMessageBytes?: number | undefined;
+  /**
+   * Result budget of every `callTool`, in characters of the result's JSON (a call's own `maxResultChars`
+   * wins): a larger result comes back cut, with `truncated: { originalChars, file }` and the whole result
+   * in a private file. An integer from 512 to 2^31 - 1; absent: results come back whole.
+   */
+  maxResultChars?: number | undefined;
   /** `'2025-11-25'` (default), `'2026-07-28'`, or `'auto'`. */
   protocolVersion?: ProtocolVersionChoice | undefined;
   /** The `clientInfo` sent to the server. Default `{ name: 'autos-mcp', version: <this package's version> }`. */

@@ -20,12 +20,21 @@ export const TOOL_PARTS = Object.freeze([
 /** One part of a tool definition a pin covers. */
 export type ToolPart = (typeof TOOL_PARTS)[number];
 
-/** `tools` of a server config: `allow` (only these) and `deny` (never these), exact names or `*` globs. */
+/**
+ * `tools` of a server config: `allow` (only these) and `deny` (never these), exact names or `*` globs, and
+ * `approve` (these are called only after a yes).
+ */
 export interface ToolFilterConfig {
   /** Only tools matching one of these are listed and called. Absent: every tool; `[]`: none. */
   allow?: string[] | undefined;
   /** Tools matching one of these are never listed or called; deny wins over allow. */
   deny?: string[] | undefined;
+  /**
+   * Tools matching one of these are listed, but each call waits for a yes from the `onApprove` handler of
+   * the connect options (the CLI asks on the terminal); no handler, a no or a throw: refused with `denied`,
+   * `not_sent`. Applies to tools `allow`/`deny` let through.
+   */
+  approve?: string[] | undefined;
 }
 
 /** A pinned definition: its whole digest, and optionally each part's, so a change can be named by part. */
@@ -45,7 +54,7 @@ export interface ToolPin {
   parts: Partial<Record<ToolPart, string>> | undefined;
 }
 
-/** Most patterns in `tools.allow` and in `tools.deny`, each; most tools in `pin`. */
+/** Most patterns in `tools.allow`, `tools.deny` and `tools.approve`, each; most tools in `pin`. */
 export const MAX_TOOL_PATTERNS = 256;
 export const MAX_PINS = 4096;
 /** Longest pattern or pinned name: the longest tool name a listing keeps. */
@@ -91,15 +100,19 @@ function patternsOf(value: unknown, at: string): string[] | undefined {
 /** Validates `tools`; undefined when absent. Pure. */
 export function toolFilterOf(value: unknown): ToolFilterConfig | undefined {
   if (value === undefined) return undefined;
-  if (!isRecord(value)) fail('tools must be an object { allow?, deny? } of tool names or * patterns');
+  if (!isRecord(value))
+    fail('tools must be an object { allow?, deny?, approve? } of tool names or * patterns');
   for (const key of Object.keys(value)) {
-    if (key !== 'allow' && key !== 'deny') fail(`tools${pathKey(key)} is not a tools field (allow, deny)`);
+    if (key !== 'allow' && key !== 'deny' && key !== 'approve')
+      fail(`tools${pathKey(key)} is not a tools field (allow, deny, approve)`);
   }
   const out: ToolFilterConfig = {};
   const allow = patternsOf(value['allow'], 'tools.allow');
   const deny = patternsOf(value['deny'], 'tools.deny');
+  const approve = patternsOf(value['approve'], 'tools.approve');
   if (allow !== undefined) out.allow = allow;
   if (deny !== undefined) out.deny = deny;
+  if (approve !== undefined) out.approve = approve;
   return out;
 }
 

@@ -1,87 +1,41 @@
 /**
- * The private directory of `autos-mcp/content` and the content-addressed files in it. A directory is
- * either made here (mode 0700) or checked: a real directory, not a symlink, and on POSIX owned by this
- * user and not writable by group or others. A file is written 0600 under a fresh temporary name opened
- * with O_CREAT|O_EXCL|O_NOFOLLOW, then renamed into place, so no symlink is ever followed and a reader
- * never sees half a file. The name comes from the bytes' SHA-256 and an allow-listed extension only.
+ * The private directory of `autos-mcp/content` and the content-addressed files in it, on the private-file
+ * primitives of `internal/private-files.ts` (0700 directories, 0600 files written without following a
+ * symlink). The name comes from the bytes' SHA-256 and an allow-listed extension only.
  */
-import { randomBytes } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, mkdtemp, open, rename, rm, unlink } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { McpError } from '../errors/index.js';
+import {
+  ensurePrivateDir,
+  freshPrivateDir,
+  lstatOrUndefined,
+  PrivateFileError,
+  writePrivateFile,
+} from '../internal/private-files.js';
 
-const POSIX = process.platform !== 'win32';
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+export { removeDir, removeFile } from '../internal/private-files.js';
 
-/** The error code of a failed fs call (`EACCES`, …), for messages that never hold content. */
-function code(error: unknown): string {
-  const value = (error as { code?: unknown } | null)?.code;
-  return typeof value === 'string' ? value : 'error';
-}
-
-function refuse(dir: string, why: string, cause?: unknown): McpError {
-  return new McpError('config', `content dir ${dir}: ${why}`, cause === undefined ? {} : { cause });
-}
-
-async function lstatOrUndefined(file: string): Promise<Stats | undefined> {
+/** `content dir <dir>: <why>`, kind `config`, for a directory or a file in it that cannot be used. */
+async function asConfigError<T>(work: Promise<T>): Promise<T> {
   try {
-    return await lstat(file);
+    return await work;
   } catch (error) {
-    if (code(error) === 'ENOENT') return undefined;
-    throw error;
+    if (!(error instanceof PrivateFileError)) throw error;
+    throw new McpError('config', `content dir ${error.message}`, { cause: error.cause ?? error });
   }
-}
-
-/** Throws unless `stats` describe a directory this process alone may write. */
-function checkDir(dir: string, stats: Stats): void {
-  if (stats.isSymbolicLink()) throw refuse(dir, 'is a symlink; give the real directory');
-  if (!stats.isDirectory()) throw refuse(dir, 'is not a directory');
-  if (!POSIX) return;
-  const uid = process.getuid?.();
-  if (uid !== undefined && stats.uid !== uid) throw refuse(dir, 'is owned by another user');
-  if ((stats.mode & 0o022) !== 0) throw refuse(dir, 'is writable by group or others (want mode 0700)');
 }
 
 /**
  * The directory `dir` names, made absolute: checked when it exists, else created with mode 0700 (its
  * missing parents too). Throws `McpError` kind `config` when it cannot be used.
  */
-export async function ensureDir(dir: string): Promise<string> {
-  const absolute = path.resolve(dir);
-  let stats: Stats | undefined;
-  try {
-    stats = await lstatOrUndefined(absolute);
-    if (stats === undefined) {
-      await mkdir(absolute, { recursive: true, mode: 0o700 });
-      stats = await lstat(absolute);
-    }
-  } catch (error) {
-    throw refuse(absolute, `cannot be created or read (${code(error)})`, error);
-  }
-  checkDir(absolute, stats);
-  return absolute;
+export function ensureDir(dir: string): Promise<string> {
+  return asConfigError(ensurePrivateDir(dir));
 }
 
 /** A fresh `autos-mcp-content-<random>` directory under `os.tmpdir()`, mode 0700. */
-export async function freshDir(): Promise<string> {
-  const parent = os.tmpdir();
-  try {
-    return await mkdtemp(path.join(parent, 'autos-mcp-content-'));
-  } catch (error) {
-    throw refuse(parent, `cannot make a directory in it (${code(error)})`, error);
-  }
-}
-
-/** Removes a directory this module made (best effort: used when a call fails half way). */
-export async function removeDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-}
-
-/** Removes a file this module wrote (best effort). */
-export async function removeFile(file: string): Promise<void> {
-  await unlink(file).catch(() => undefined);
+export function freshDir(): Promise<string> {
+  return asConfigError(freshPrivateDir('autos-mcp-content-'));
 }
 
 /**
@@ -89,22 +43,8 @@ export async function removeFile(file: string): Promise<void> {
  * name is the content's hash, so it holds the same bytes). Resolves `true` when it wrote the file.
  */
 export async function writeContentFile(dir: string, name: string, bytes: Uint8Array): Promise<boolean> {
-  const target = path.join(dir, name);
-  const temporary = path.join(dir, `.${name}.${randomBytes(8).toString('hex')}.tmp`);
-  try {
-    const existing = await lstatOrUndefined(target);
-    if (existing?.isFile() && existing.size === bytes.byteLength) return false;
-    const handle = await open(temporary, WRITE_FLAGS, 0o600);
-    try {
-      await handle.writeFile(bytes);
-    } finally {
-      await handle.close();
-    }
-    // rename() replaces whatever entry has the name (a symlink itself, never its target).
-    await rename(temporary, target);
-    return true;
-  } catch (error) {
-    await removeFile(temporary);
-    throw refuse(dir, `cannot write a file in it (${code(error)})`, error);
-  }
+  const existing = await lstatOrUndefined(path.join(dir, name)).catch(() => undefined);
+  if (existing?.isFile() && existing.size === bytes.byteLength) return false;
+  await asConfigError(writePrivateFile(dir, name, bytes));
+  return true;
 }

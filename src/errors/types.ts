@@ -25,6 +25,7 @@ export const ERROR_KINDS = Object.freeze([
   'invalid_tool',
   'tool_changed',
   'invalid_arguments',
+  'denied',
 ] as const);
 
 /** Why an operation failed. Stable: callers match on these strings. */

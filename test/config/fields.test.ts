@@ -35,6 +35,7 @@ const CASES: { readonly [K in ConfigFieldName]: { good: unknown[]; bad: unknown[
   timeoutMs: { good: [1, 250.5, 1e12, Infinity], bad: [0, -1, Number.NaN, -Infinity, '5', null] },
   connectTimeoutMs: { good: [1, 1e12, Infinity], bad: [0, -1, Number.NaN, -Infinity, '5', null] },
   maxMessageBytes: { good: [1, 1024], bad: [0, 1.5, Infinity, 2 ** 31, '1'] },
+  maxResultChars: { good: [512, 20_000, 2 ** 31 - 1], bad: [0, 511, 1.5, Infinity, 2 ** 31, '1000'] },
   protocolVersion: { good: ['2025-11-25', '2026-07-28', 'auto'], bad: ['2024-01-01', 5] },
   clientInfo: {
     good: [
@@ -43,7 +44,10 @@ const CASES: { readonly [K in ConfigFieldName]: { good: unknown[]; bad: unknown[
     ],
     bad: [{ name: 'a' }, { name: 'a', version: '1', extra: 'x' }, 'a'],
   },
-  tools: { good: [{ allow: ['a*'] }, { deny: [] }], bad: [{ allow: 'a' }, { other: [] }, []] },
+  tools: {
+    good: [{ allow: ['a*'] }, { deny: [] }, { approve: ['delete_*'] }],
+    bad: [{ allow: 'a' }, { other: [] }, [], { approve: 'a' }, { approve: ['a\u0000'] }],
+  },
   pin: { good: [{ t: PIN_DIGEST }, { t: { digest: PIN_DIGEST } }], bad: [{ t: 'md5:0' }, ['t']] },
   command: { good: ['/nonexistent/other-check'], bad: ['', ' ', 'a\0b', 5] },
   args: { good: [[], ['a', 'b c']], bad: ['a', ['a\0'], [1]] },

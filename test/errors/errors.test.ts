@@ -71,6 +71,7 @@ const OPTIONS: Record<ErrorKind, McpErrorOptions> = {
   invalid_tool: { data: { tool: 'echo' } },
   tool_changed: { data: { tool: 'echo', changed: ['description'], missing: false } },
   invalid_arguments: { data: { tool: 'echo', path: '/text', keyword: 'type', expected: 'string' } },
+  denied: { data: { tool: 'delete_file' } },
 };
 
 /** One McpError per kind with its fields and a cause, plus the two subclasses. */

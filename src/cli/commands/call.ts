@@ -4,9 +4,18 @@
  * sent, the result printed (binary content written to files).
  */
 
-import { type Client, isMcpError, McpError, type Tool, type ToolCallOutcome } from '../../client/index.js';
+import {
+  type Client,
+  type ConnectOptions,
+  isMcpError,
+  McpError,
+  type Tool,
+  type ToolCallOutcome,
+} from '../../client/index.js';
+import { MIN_RESULT_CHARS } from '../../config/checks.js';
 import type { PreparedResult } from '../../content/index.js';
 import { closestNames, FEW_TOOLS } from '../../internal/tool-names.js';
+import { terminalApprover } from '../approval-prompt.js';
 import { readArgumentSources } from '../argument-sources.js';
 import { ArgumentError, argumentSources, parseArgumentWords } from '../argument-words.js';
 import { type Args, defineCommand } from '../command.js';
@@ -15,13 +24,28 @@ import { EXIT } from '../exit.js';
 import { formatError, formatResult } from '../format.js';
 import { TARGET_HELP } from '../help.js';
 import type { CliIo } from '../io.js';
-import { TARGET_OPTIONS } from '../options.js';
+import { single, TARGET_OPTIONS } from '../options.js';
 import { progressBar } from '../progress.js';
 import { coerceArguments } from '../tool-arguments.js';
 import { formatParameters, formatToolHelp, terminalSafe, unknownToolMessage } from '../tool-help.js';
 import { UsageError } from '../usage-error.js';
 
-type CallArgs = Args<typeof TARGET_OPTIONS>;
+const CALL_OPTIONS = {
+  maxChars: single(
+    ['--max-chars'],
+    '<n>',
+    `result budget in characters of its JSON (at least ${MIN_RESULT_CHARS}); more is cut, whole in a file`,
+    (text) => {
+      const n = Number(text);
+      if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(n) || n < MIN_RESULT_CHARS || n > 2 ** 31 - 1)
+        throw new UsageError(`--max-chars needs a whole number from ${MIN_RESULT_CHARS} to ${2 ** 31 - 1}`);
+      return n;
+    },
+  ),
+  ...TARGET_OPTIONS,
+} as const;
+
+type CallArgs = Args<typeof CALL_OPTIONS>;
 
 export const callCommand = defineCommand({
   name: 'call',
@@ -46,9 +70,13 @@ ${TARGET_HELP}
 Images, audio and embedded blobs are written to files (a fresh private directory under the temp
 directory, left for you) and shown as one line each: image/png 1234 bytes → /tmp/…/ab12….png; with
 --json, the result carries path, mimeType, bytes and sha256 instead of the base64 data.
+--max-chars N cuts a larger result to N characters of JSON, ending with a line that names a private
+file holding it whole (with --json, the result carries truncated: { originalChars, file }).
+A tool the server's config lists in tools.approve is called only after y on the terminal (stdin and
+stderr both terminals); otherwise it is refused and nothing is sent: exit code 5.
 Example: autos-mcp call echo text=hi -- autos-mcp demo-server
 Exit code 1 means the tool ran and reported an error (isError); 3 means the call failed.`,
-  options: TARGET_OPTIONS,
+  options: CALL_OPTIONS,
   target: 'server',
   // `call <tool> --help <target>`: that tool's parameters, from the server.
   helpRuns: (args) => args.positionals.length > 0 && hasTarget(args),
@@ -140,39 +168,53 @@ async function call(parsed: CallArgs, io: CliIo): Promise<number> {
   if (unread.length > 0)
     throw new UsageError(unread.join('; '), { details: { problems: unread }, help: false });
   // The result is printed the moment it arrives; the server is closed after (a slow exit delays nothing).
-  return withServer(target, io, async (client) => {
-    const listed = await checkToolName(client, tool, targetWord(target.configuredName));
-    // Coerced by the listed inputSchema; before anything is sent, a mismatch is a usage error that lists
-    // the tool's parameters. A tool the server did not list: values stay strings (key:=json for others).
-    const args = coerceArguments(
-      argumentWords,
-      listed?.inputSchema,
-      (path) => sources.get(path) ?? { problem: `${path} was not read` },
-    );
-    if (args instanceof ArgumentError) {
-      const name = terminalSafe(tool.slice(0, 120));
-      const message =
-        args.problems.length === 1
-          ? `invalid arguments for ${name}: ${args.message} (nothing was called)`
-          : `invalid arguments for ${name} (nothing was called):\n  ${args.problems.join('\n  ')}`;
-      const help = listed === undefined ? false : `Parameters of ${name}:\n${formatParameters(listed)}`;
-      throw new UsageError(message, { details: { tool, problems: args.problems }, help });
-    }
-    const bar = progressBar(io.stderr);
-    let result: ToolCallOutcome;
-    try {
-      result = await client.callTool(tool, args, { onProgress: (p) => bar.update(p) });
-    } finally {
-      bar.done();
-    }
-    if (result.resultType === 'input_required') {
-      io.stdout.write(parsed.json ? `${JSON.stringify(result)}\n` : formatResult(result));
-      return EXIT.inputRequired;
-    }
-    const shown = await toFiles(result, io);
-    io.stdout.write(parsed.json ? `${JSON.stringify(shown)}\n` : formatResult(shown));
-    return result.isError ? EXIT.toolError : EXIT.ok;
-  });
+  return withServer(
+    target,
+    io,
+    async (client) => {
+      const listed = await checkToolName(client, tool, targetWord(target.configuredName));
+      // Coerced by the listed inputSchema; before anything is sent, a mismatch is a usage error that lists
+      // the tool's parameters. A tool the server did not list: values stay strings (key:=json for others).
+      const args = coerceArguments(
+        argumentWords,
+        listed?.inputSchema,
+        (path) => sources.get(path) ?? { problem: `${path} was not read` },
+      );
+      if (args instanceof ArgumentError) {
+        const name = terminalSafe(tool.slice(0, 120));
+        const message =
+          args.problems.length === 1
+            ? `invalid arguments for ${name}: ${args.message} (nothing was called)`
+            : `invalid arguments for ${name} (nothing was called):\n  ${args.problems.join('\n  ')}`;
+        const help = listed === undefined ? false : `Parameters of ${name}:\n${formatParameters(listed)}`;
+        throw new UsageError(message, { details: { tool, problems: args.problems }, help });
+      }
+      const bar = progressBar(io.stderr);
+      let result: ToolCallOutcome;
+      try {
+        result = await client.callTool(tool, args, {
+          onProgress: (p) => bar.update(p),
+          ...(parsed.maxChars === undefined ? {} : { maxResultChars: parsed.maxChars }),
+        });
+      } finally {
+        bar.done();
+      }
+      if (result.resultType === 'input_required') {
+        io.stdout.write(parsed.json ? `${JSON.stringify(result)}\n` : formatResult(result));
+        return EXIT.inputRequired;
+      }
+      const shown = await toFiles(result, io);
+      io.stdout.write(parsed.json ? `${JSON.stringify(shown)}\n` : formatResult(shown));
+      return result.isError ? EXIT.toolError : EXIT.ok;
+    },
+    approval(io),
+  );
+}
+
+/** The connect options of `call`: the terminal prompt for tools that need approval, when there is one. */
+function approval(io: CliIo): ConnectOptions {
+  const onApprove = terminalApprover(io);
+  return onApprove === undefined ? {} : { onApprove };
 }
 
 /**

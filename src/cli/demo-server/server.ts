@@ -26,6 +26,8 @@ interface Rpc {
 export class DemoServer {
   readonly #write: (line: string) => void;
   readonly #inFlight = new Map<string | number, AbortController>();
+  /** `tools/call` requests received so far (the `calls` tool reports it). */
+  #calls = 0;
 
   constructor(write: (line: string) => void) {
     this.#write = write;
@@ -149,6 +151,7 @@ export class DemoServer {
   }
 
   async #call(rpc: Rpc, signal: AbortSignal): Promise<Json> {
+    const callsBefore = this.#calls++;
     const name = rpc.params['name'];
     const tool = toolNamed(name);
     if (tool === undefined) throw new RpcFailure(-32602, `Unknown tool: ${String(name).slice(0, 200)}`);
@@ -157,6 +160,7 @@ export class DemoServer {
         params: rpc.params,
         signal,
         notify: (message) => this.send(message),
+        callsBefore,
       });
     } catch (error) {
       // Bad arguments are a tool error the model can read, not a protocol error (S25/server/tools).

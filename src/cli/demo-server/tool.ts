@@ -13,6 +13,8 @@ export interface ToolCall {
   signal: AbortSignal;
   /** Sends a notification to the client. */
   notify(message: Json): void;
+  /** How many `tools/call` requests the server received before this one. */
+  callsBefore: number;
 }
 
 /** One tool of the demo server. */
