@@ -10,6 +10,7 @@ import { filterReason } from '../client/tool-filter.js';
 import type { Tool, ToolCallOutcome } from '../client/types.js';
 import { type ToolFilterConfig, toolFilterOf } from '../config/tool-policy.js';
 import { isMcpError, McpError } from '../errors/index.js';
+import { approvalGlobs, withApprovals, withApprover } from './approval.js';
 import { documentOf, hitOf, refOf, splitRef } from './hits.js';
 import { notARef, notOffered, unknownServer, unlisted } from './lookup.js';
 import { type Listed, Member } from './member.js';
@@ -63,17 +64,24 @@ class ServerCatalog implements Catalog {
     this.#filter = catalogFilter(options.tools);
     const sources = sourcesOf(input, options.trustProject === true);
     const { connect } = options;
-    for (const [name, source] of sources)
+    const approvals = approvalGlobs(options.tools?.approve);
+    for (const [name, found] of sources) {
+      const source = 'config' in found ? { config: withApprovals(found.config, name, approvals) } : found;
       this.#members.set(
         name,
         new Member(name, source, {
-          connect: (typeof connect === 'function' ? connect(name) : connect) ?? {},
+          connect: withApprover(
+            (typeof connect === 'function' ? connect(name) : connect) ?? {},
+            name,
+            options.onApprove,
+          ),
           now: options.now ?? Date.now,
           onChange: () => {
             this.#index = undefined;
           },
         }),
       );
+    }
     this.servers = Object.freeze([...this.#members.keys()]);
   }
 

@@ -2,6 +2,7 @@
  * The catalog's public shapes: its options, the `Catalog` handle, search hits, a tool's description and
  * the problems that name a server. Plain data everywhere a result crosses a boundary (a sandbox, JSON).
  */
+import type { ApprovalHandler } from '../client/approval.js';
 import type { CallToolOptions } from '../client/call-options.js';
 import type { CloseReport } from '../client/client.js';
 import type { ConnectOptions } from '../client/options.js';
@@ -10,14 +11,8 @@ import type { Tool, ToolCallOutcome } from '../client/types.js';
 /** How much of each tool a search hit carries. */
 export type SearchDetail = 'names' | 'descriptions' | 'full';
 
-/**
- * Options of a catalog call: those of `callTool`, and the result budget. `maxResultChars` is passed to the
- * server's client as is (typed here until `CallToolOptions` names it).
- */
-export interface CatalogCallOptions extends CallToolOptions {
-  /** Budget of the result in characters; the catalog's `maxResultChars` when absent. */
-  maxResultChars?: number;
-}
+/** Options of a catalog call: those of `callTool` (`maxResultChars` absent: the catalog's). */
+export type CatalogCallOptions = CallToolOptions;
 
 /** Options of `catalog()`. */
 export interface CatalogOptions {
@@ -29,9 +24,16 @@ export interface CatalogOptions {
   /**
    * Which tools the catalog offers, as `server.tool` globs (`*` matches any run of characters), on top of
    * each server's own `tools` filter: a tool outside `allow` or inside `deny` is not listed, described or
-   * called (deny wins).
+   * called (deny wins). `approve`: calls to these refs (`server.tool`, globs in both parts) wait for a yes
+   * from `onApprove`, and are refused (`denied`, not sent) without one; they join each server's own
+   * `tools.approve`, so the client decides them as it decides every approval.
    */
-  tools?: { allow?: readonly string[]; deny?: readonly string[] };
+  tools?: { allow?: readonly string[]; deny?: readonly string[]; approve?: readonly string[] };
+  /**
+   * Asked before a call to a tool that needs approval (the catalog's `tools.approve` or a server's own),
+   * with `server` set to the server's catalog name; a server's `connect` options' own handler wins.
+   */
+  onApprove?: ApprovalHandler;
   /**
    * Options of each server's connection (handlers, auth, …), or a function of the server's name that
    * gives them. `onToolListChanged` is chained, not replaced.
