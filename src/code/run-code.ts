@@ -259,11 +259,14 @@ class Run {
       return stopError(stop, this.#limits);
     }
     const info = this.#read(handle);
+    // QuickJS throws InternalError "out of memory", or a bare `null` when the heap is too full to make even
+    // that (by then the code's frames, and so the memory, are gone: the two cannot be told apart after the
+    // fact, and code that means to fail throws an Error, so an uncaught null counts as the cap).
+    const cap = `the heap cap of ${this.#limits.memoryBytes / 1048576} MiB`;
     if (info.name === 'InternalError' && /out of memory/i.test(info.message))
-      return {
-        kind: 'too_large',
-        message: `the code used more than the heap cap of ${this.#limits.memoryBytes / 1048576} MiB`,
-      };
+      return { kind: 'too_large', message: `the code used more than ${cap}` };
+    if (info.name === 'thrown value' && info.message === 'null')
+      return { kind: 'too_large', message: `the code used more than ${cap} (or threw null)` };
     const error: RunError = { kind: 'thrown', message: `${info.name}: ${info.message}`, ...lineOf(info) };
     if (info.kind !== undefined || info.ref !== undefined)
       error.call = {
