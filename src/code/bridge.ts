@@ -3,7 +3,8 @@
  * checked against the run's bounds and `allow` globs, sent to the catalog, and answered as JSON text. Keeps
  * one record per tool call, the calls in flight (at most `maxConcurrentCalls`; more wait in order) and the
  * tools' hints (one `describe` per ref per run, asked only when a call fails). Never throws: every outcome is
- * an `Answer`. Once `close()` is called nothing more is sent and late answers change no record.
+ * an `Answer`. Once `close()` is called nothing more is sent; calls in flight are aborted and their records
+ * take what the catalog says (its `delivery`) while `close()` drains; an answer later than that changes none.
  */
 import { setMaxListeners } from 'node:events';
 import { globMatch } from '../client/tool-filter.js';
@@ -45,6 +46,8 @@ export class Bridge {
   #used = 0;
   #active = 0;
   #closed = false;
+  /** Set once `close()` has drained: from then on no record changes. */
+  #sealed = false;
 
   constructor(catalog: CodeCatalog, limits: Limits, allow: readonly string[] | undefined, deadline: number) {
     this.#catalog = catalog;
@@ -104,6 +107,7 @@ export class Bridge {
       await Promise.race([Promise.allSettled([...this.#inFlight]), grace]);
       clearTimeout(timer);
     }
+    this.#sealed = true;
     const now = performance.now();
     return this.#records.map(({ record, started, settled }) => {
       if (settled) return { ...record };
@@ -117,7 +121,7 @@ export class Bridge {
     const live: LiveRecord = { record: { ref, ok: false, ms: 0, delivery: 'not_sent' }, settled: false };
     this.#records.push(live);
     const settle = (patch: Partial<CallRecord>): void => {
-      if (this.#closed) return;
+      if (this.#sealed) return;
       Object.assign(live.record, patch);
       if (live.started !== undefined) live.record.ms = Math.round(performance.now() - live.started);
       live.settled = true;
