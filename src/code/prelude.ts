@@ -64,7 +64,12 @@ export const PRELUDE = String.raw`(function (host, hostLog, limits) {
     return text;
   }
 
+  // The run's request budget, counted here too: past it a request fails without crossing, so a flood of
+  // calls costs the host nothing (the host counts again and refuses the same way).
+  let requests = 0;
   async function request(op, payload, ref) {
+    if (++requests > limits.maxCalls)
+      throw bridgeError('call_limit', 'the run made ' + limits.maxCalls + ' bridge requests, its limit (maxCalls)', { ref });
     let answer;
     try {
       answer = await host(op, payload);

@@ -18,15 +18,14 @@ import { breakEngine, type Engine, engine, newSandbox } from './engine.js';
 import { type Limits, limitsOf } from './limits.js';
 import { LogSink } from './log-sink.js';
 import { PRELUDE, PRELUDE_FILE } from './prelude.js';
-import { compile, WRAPPER_LINES } from './source.js';
+import { type ErrorInfo, errorInfoOf, lineOf, type Stop, stopError } from './run-error.js';
+import { compile } from './source.js';
 import type { RunCodeOptions, RunError, RunResult } from './types.js';
 
 /** Jobs run between two turns of the host's event loop (so an abort or an answer is seen). */
 const JOB_SLICE = 10_000;
 /** Heap granted above the cap once the code has stopped, to read its error or value out. */
 const READ_OUT_BYTES = 8 * 1024 * 1024;
-
-type Stop = 'timeout' | 'cancelled' | 'engine';
 
 /**
  * Runs `source` (JavaScript, or TypeScript: see `language`) as the body of an async function in a fresh
@@ -42,28 +41,10 @@ export async function runCode(source: string, options: RunCodeOptions): Promise<
   if (options === null || typeof options !== 'object' || typeof options.catalog?.call !== 'function')
     throw new McpError('config', 'runCode: options.catalog (search, describe, call) is required');
   const limits = limitsOf(options);
-  const deadline = Date.now() + limits.timeoutMs;
   if (options.signal?.aborted) return { logs: [], calls: [], error: stopError('cancelled', limits) };
-  return new Run(options, limits, deadline).run(await engine(), source);
-}
-
-function stopError(stop: Stop, limits: Limits): RunError {
-  if (stop === 'timeout')
-    return { kind: 'timeout', message: `the code did not finish within ${limits.timeoutMs} ms` };
-  if (stop === 'cancelled') return { kind: 'cancelled', message: 'the run was cancelled (signal aborted)' };
-  return {
-    kind: 'engine',
-    message: 'the sandbox engine failed in another run and was replaced; this run was ended, run it again',
-  };
-}
-
-interface ErrorInfo {
-  name: string;
-  message: string;
-  line?: number;
-  kind?: string;
-  delivery?: string;
-  ref?: string;
+  const shared = await engine();
+  // The deadline starts once the engine is loaded: the one-time load (~20 ms) is not the code's time.
+  return new Run(options, limits, Date.now() + limits.timeoutMs).run(shared, source);
 }
 
 class Run {
@@ -105,8 +86,8 @@ class Run {
       if ('error' in outcome) error = outcome.error;
       else value = outcome.value;
     } catch (thrown) {
-      // The host threw out of the engine (V8's stack overflowed inside the WebAssembly): the module is
-      // no longer sound. The host itself is fine; the next run loads a new module.
+      // The host threw out of the engine (V8's stack overflowed inside the WebAssembly, or the module
+      // aborted): the module is no longer sound. The host itself is fine; the next run loads a new module.
       breakEngine(shared);
       error =
         thrown instanceof RangeError
@@ -146,7 +127,8 @@ class Run {
 
   async #execute(source: string): Promise<{ value: unknown } | { error: RunError }> {
     const context = this.#context as QuickJSContext;
-    this.#installPrelude(context);
+    const failed = this.#installPrelude(context);
+    if (failed !== undefined) return { error: failed };
     const compiled = await compile(context, source, this.#options.language);
     if (!('fn' in compiled)) {
       if (compiled.engineError === undefined) return { error: compiled.error };
@@ -176,7 +158,7 @@ class Run {
     }
   }
 
-  #installPrelude(context: QuickJSContext): void {
+  #installPrelude(context: QuickJSContext): RunError | undefined {
     const host = this.#keep(
       context.newFunction('host', (op, payload) => {
         const deferred = context.newPromise();
@@ -193,21 +175,22 @@ class Run {
       ),
     );
     const limits = this.#keep(context.newObject());
-    for (const key of ['maxArgChars', 'maxValueChars', 'maxLogChars'] as const) {
+    for (const key of ['maxArgChars', 'maxValueChars', 'maxLogChars', 'maxCalls'] as const) {
       const number = context.newNumber(this.#limits[key]);
       context.setProp(limits, key, number);
       number.dispose();
     }
-    const factory = this.#keep(
-      context.unwrapResult(context.evalCode(PRELUDE, PRELUDE_FILE, { type: 'global', strict: true })),
-    );
-    const helpers = this.#keep(
-      context.unwrapResult(context.callFunction(factory, context.undefined, host, hostLog, limits)),
-    );
+    // The prelude fails only when the deadline or the heap cap is already reached (a tiny memoryMb).
+    const factory = context.evalCode(PRELUDE, PRELUDE_FILE, { type: 'global', strict: true });
+    if (factory.error !== undefined) return this.#failure(factory.error);
+    const made = context.callFunction(this.#keep(factory.value), context.undefined, host, hostLog, limits);
+    if (made.error !== undefined) return this.#failure(made.error);
+    const helpers = this.#keep(made.value);
     this.#helpers = {
       toJson: this.#keep(context.getProp(helpers, 'toJson')),
       errorInfo: this.#keep(context.getProp(helpers, 'errorInfo')),
     };
+    return undefined;
   }
 
   /** Settles a bridge promise in the sandbox; an answer after the run ended is dropped. */
@@ -329,33 +312,4 @@ class Run {
       if (this.#engine !== undefined) breakEngine(this.#engine);
     }
   }
-}
-
-function lineOf(info: ErrorInfo): { line?: number } {
-  const line = info.line === undefined ? undefined : info.line - WRAPPER_LINES;
-  return line !== undefined && line > 0 ? { line } : {};
-}
-
-const BOUND = 2_000;
-
-/** The prelude's JSON about an error, each field checked and bounded again on this side. */
-function errorInfoOf(text: string): ErrorInfo | undefined {
-  let data: unknown;
-  try {
-    data = JSON.parse(text.slice(0, 20_000));
-  } catch {
-    return undefined;
-  }
-  if (data === null || typeof data !== 'object') return undefined;
-  const record = data as Record<string, unknown>;
-  const string = (key: string): string | undefined =>
-    typeof record[key] === 'string' ? (record[key] as string).slice(0, BOUND) : undefined;
-  const info: ErrorInfo = { name: string('name') ?? 'Error', message: string('message') ?? '' };
-  const line = record['line'];
-  if (typeof line === 'number' && Number.isInteger(line)) info.line = line;
-  for (const key of ['kind', 'delivery', 'ref'] as const) {
-    const value = string(key);
-    if (value !== undefined) info[key] = value.slice(0, 200);
-  }
-  return info;
 }
