@@ -67,6 +67,8 @@ export const PRELUDE = String.raw`(function (host, hostLog, limits) {
   // The run's request budget, counted here too: past it a request fails without crossing, so a flood of
   // calls costs the host nothing (the host counts again and refuses the same way).
   let requests = 0;
+  // Each async function here awaits rather than returns a promise: returning one would call its
+  // user-visible 'then', which the code may have replaced.
   async function request(op, payload, ref) {
     if (++requests > limits.maxCalls)
       throw bridgeError('call_limit', 'the run made ' + limits.maxCalls + ' bridge requests, its limit (maxCalls)', { ref });
@@ -91,15 +93,15 @@ export const PRELUDE = String.raw`(function (host, hostLog, limits) {
       const given = args === undefined ? {} : args;
       if (given === null || typeof given !== 'object' || isArray(given))
         throw bridgeError('invalid_arguments', 'the arguments of ' + ref + ' must be an object', { ref });
-      return request('call', plain([ref, given], 'the arguments of ' + ref, limits.maxArgChars), ref);
+      return await request('call', plain([ref, given], 'the arguments of ' + ref, limits.maxArgChars), ref);
     },
     search: async function search(query, options) {
       if (typeof query !== 'string') throw bridgeError('invalid_arguments', 'search takes a query string');
-      return request('search', plain([query, options === undefined ? {} : options], 'the search options', limits.maxArgChars));
+      return await request('search', plain([query, options === undefined ? {} : options], 'the search options', limits.maxArgChars));
     },
     describe: async function describe(ref) {
       checkRef(ref);
-      return request('describe', plain([ref], 'the ref', limits.maxArgChars), ref);
+      return await request('describe', plain([ref], 'the ref', limits.maxArgChars), ref);
     },
   });
 
@@ -151,8 +153,10 @@ export const PRELUDE = String.raw`(function (host, hostLog, limits) {
     const info = { name: 'Error', message: '' };
     try {
       if (error !== null && (typeof error === 'object' || typeof error === 'function')) {
-        info.name = StringC(error.name);
-        info.message = StringC(error.message);
+        const name = error.name;
+        const message = error.message;
+        info.name = typeof name === 'string' ? name : 'Error';
+        info.message = typeof message === 'string' ? message : shown(message);
         const match = typeof error.stack === 'string' ? apply(exec, CODE_LINE, [error.stack]) : null;
         if (match) info.line = +match[1];
         if (typeof error.kind === 'string') info.kind = error.kind;

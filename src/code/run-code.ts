@@ -15,6 +15,7 @@ import type {
 import { McpError } from '../errors/index.js';
 import { Bridge } from './bridge.js';
 import { breakEngine, type Engine, engine, newSandbox } from './engine.js';
+import { refusal } from './host-error.js';
 import { type Limits, limitsOf } from './limits.js';
 import { LogSink } from './log-sink.js';
 import { PRELUDE, PRELUDE_FILE } from './prelude.js';
@@ -60,6 +61,8 @@ class Run {
   #helpers: { toJson: QuickJSHandle; errorInfo: QuickJSHandle } | undefined;
   #engine: Engine | undefined;
   #finished = false;
+  /** Set once the code's promise settled or it failed: no bridge request is sent after that. */
+  #ending = false;
   #wake: (() => void) | undefined;
   #woken = false;
 
@@ -162,6 +165,13 @@ class Run {
     const host = this.#keep(
       context.newFunction('host', (op, payload) => {
         const deferred = context.newPromise();
+        if (this.#ending) {
+          // A getter or toJSON run while the value or error is read out: the code has ended, nothing is sent.
+          const refused = context.newString(JSON.stringify(refusal('cancelled', 'the code has ended')));
+          deferred.reject(refused);
+          refused.dispose();
+          return deferred.handle;
+        }
         this.#deferreds.add(deferred);
         void this.#bridge
           .handle(context.getString(op), context.getString(payload))
@@ -236,6 +246,7 @@ class Run {
 
   /** The error that ended the code (an uncaught throw, an interrupt, the heap cap) as a `RunError`. */
   #failure(handle: QuickJSHandle): RunError {
+    this.#ending = true;
     const stop = this.#stop();
     if (stop !== undefined) {
       if (stop !== 'engine') handle.dispose();
@@ -262,6 +273,7 @@ class Run {
 
   /** The code's returned value, copied out as JSON (the prelude refuses what is not plain data). */
   #valueOf(handle: QuickJSHandle): { value: unknown } | { error: RunError } {
+    this.#ending = true;
     const context = this.#context as QuickJSContext;
     const helpers = this.#helpers as { toJson: QuickJSHandle };
     const json = context.callFunction(helpers.toJson, context.undefined, handle);

@@ -297,3 +297,36 @@ test('runs are isolated: a global set in one run is absent in a concurrent run a
   const third = await runCode('return [typeof secret, typeof ({}).polluted]', { catalog });
   assert.deepEqual(third.value, ['undefined', 'undefined']);
 });
+
+test('replacing JSON, Promise.prototype.then and Function.prototype.call inside changes nothing that crosses', async () => {
+  const catalog = recordingCatalog();
+  const result = await runCode(
+    `JSON.stringify = () => '{"evil":true}';
+     JSON.parse = () => ({ evil: true });
+     Promise.prototype.then = function () { throw new Error('hijacked') };
+     Function.prototype.call = () => 'hijacked';
+     Object.prototype.toJSON = undefined;
+     const r = await servers.echo.say({ n: 1 });
+     return r.content[0].text;`,
+    { catalog },
+  );
+  assert.equal(result.error, undefined, JSON.stringify(result.error));
+  assert.equal(result.value, '{"n":1}');
+  assert.deepEqual(catalog.reached, [{ op: 'call', ref: 'echo.say', args: { n: 1 } }]);
+});
+
+test('a getter or toJSON that calls a tool while the result is read out sends nothing', async () => {
+  const catalog = recordingCatalog();
+  const result = await runCode(
+    "return { toJSON() { mcp.call('echo.late', {}).catch(() => {}); return 'read' } }",
+    { catalog },
+  );
+  assert.equal(result.value, 'read');
+  const thrown = await runCode(
+    "throw { get message() { mcp.call('echo.late', {}).catch(() => {}); return 'boom' } }",
+    { catalog },
+  );
+  assert.equal(thrown.error?.message, 'Error: boom');
+  assert.deepEqual(catalog.reached, []);
+  assert.deepEqual([...result.calls, ...thrown.calls], []);
+});
