@@ -41,6 +41,11 @@ export async function runCode(source: string, options: RunCodeOptions): Promise<
   if (typeof source !== 'string') throw new McpError('config', 'runCode: the source must be a string');
   if (options === null || typeof options !== 'object' || typeof options.catalog?.call !== 'function')
     throw new McpError('config', 'runCode: options.catalog (search, describe, call) is required');
+  if (
+    options.allow !== undefined &&
+    (!Array.isArray(options.allow) || !options.allow.every((glob) => typeof glob === 'string'))
+  )
+    throw new McpError('config', 'runCode: allow must be a list of "server.tool" globs');
   const limits = limitsOf(options);
   if (options.signal?.aborted) return { logs: [], calls: [], error: stopError('cancelled', limits) };
   const shared = await engine();

@@ -216,3 +216,22 @@ test('a ref outside allow fails denied, not_sent, and never reaches the catalog'
     ],
   );
 });
+
+test('invalid options reject with kind config; nothing runs', async () => {
+  const catalog = recordingCatalog();
+  const bad: Array<Record<string, unknown>> = [
+    {},
+    { catalog, allow: 'demo.*' },
+    { catalog, allow: [1] },
+    { catalog, timeoutMs: -1 },
+    { catalog, memoryMb: Number.NaN },
+    { catalog, maxCalls: 0 },
+  ];
+  for (const options of bad)
+    await assert.rejects(
+      runCode('return 1', options as never), // each is deliberately not a RunCodeOptions
+      (error: unknown) => (error as { kind?: string }).kind === 'config',
+      JSON.stringify(options),
+    );
+  assert.deepEqual(catalog.reached, []);
+});
