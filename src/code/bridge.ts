@@ -61,11 +61,6 @@ export class Bridge {
     });
   }
 
-  /** True while a tool call is in flight or waiting for its turn (the code may still be woken). */
-  get busy(): boolean {
-    return this.#active > 0 || this.#waiting.length > 0;
-  }
-
   /** Answers one request of the sandbox; `payload` is the JSON text the prelude made. */
   async handle(op: string, payload: string): Promise<Answer> {
     if (this.#closed) return failed(refusal('cancelled', 'the run has ended'));
@@ -133,10 +128,12 @@ export class Bridge {
     await this.#turn();
     if (this.#closed) return failed(refusal('cancelled', 'the run has ended', ref));
     live.started = performance.now();
-    const sent = this.#catalog.call(ref, args, {
-      signal: this.#controller.signal,
-      timeoutMs: Math.max(1, Math.round(this.#deadline - Date.now())),
-    });
+    // Through an async function: a catalog that throws instead of rejecting is answered the same way.
+    const sent = (async () =>
+      this.#catalog.call(ref, args, {
+        signal: this.#controller.signal,
+        timeoutMs: Math.max(1, Math.round(this.#deadline - Date.now())),
+      }))();
     this.#inFlight.add(sent);
     try {
       const result = await sent;
@@ -175,7 +172,7 @@ export class Bridge {
     if (hints === undefined) {
       hints = this.#closed
         ? Promise.resolve(undefined)
-        : this.#catalog.describe(ref).then(hintsOf, () => undefined);
+        : (async () => this.#catalog.describe(ref))().then(hintsOf, () => undefined);
       this.#hints.set(ref, hints);
     }
     return Promise.race([hints, this.#ended]);

@@ -235,3 +235,26 @@ test('invalid options reject with kind config; nothing runs', async () => {
     );
   assert.deepEqual(catalog.reached, []);
 });
+
+test('a catalog that throws synchronously fails the call, not the run', async () => {
+  const catalog = {
+    search: () => {
+      throw new Error('search broke');
+    },
+    describe: () => {
+      throw new Error('describe broke');
+    },
+    call: () => {
+      throw Object.assign(new Error('call broke'), { kind: 'closed', delivery: 'not_sent' });
+    },
+  };
+  const result = await runCode(
+    "const out = []; for (const f of [() => mcp.call('a.b', {}), () => mcp.search('x'), () => mcp.describe('a.b')]) { try { await f() } catch (e) { out.push(e.kind + ' ' + e.delivery + ' ' + e.message) } } return out",
+    { catalog: catalog as never, timeoutMs: 5_000 },
+  );
+  assert.deepEqual(result.value, [
+    'closed not_sent call broke',
+    'failed unknown search broke',
+    'failed unknown describe broke',
+  ]);
+});
