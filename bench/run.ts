@@ -10,6 +10,7 @@ import { raw } from './clients/raw.js';
 import { sdkV1 } from './clients/sdk-v1.js';
 import { sdkV2 } from './clients/sdk-v2.js';
 import type { BenchClient } from './clients/types.js';
+import { runCode } from './groups/code.js';
 import { runColdStart } from './groups/cold-start.js';
 import { runFirstResult } from './groups/first-result.js';
 import { runImportTime } from './groups/import-time.js';
@@ -35,6 +36,7 @@ const GROUPS = [
   'install',
   'rss',
   'worker',
+  'code',
   'runtimes',
   'search',
 ] as const;
@@ -120,6 +122,19 @@ if (selected('worker')) {
       }),
     );
   } else skipped.push('worker: dist/index.js is missing (run `npm run build`)');
+}
+if (selected('code')) {
+  if (autosAvailable()) {
+    sections.push(
+      await runCode(AUTOS_DIST.href, new URL('code.js', AUTOS_DIST).href, {
+        rounds: quick ? 3 : 10,
+        calls: quick ? 100 : 500,
+        coldRuns: quick ? 3 : 10,
+        revision: '2025-11-25',
+        log,
+      }),
+    );
+  } else skipped.push('code: dist/index.js is missing (run `npm run build`)');
 }
 if (selected('runtimes')) {
   if (autosAvailable()) {

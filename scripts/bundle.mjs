@@ -17,6 +17,7 @@ await build({
     transport: 'src/transport/index.ts',
     diagnostics: 'src/diagnostics/index.ts',
     catalog: 'src/catalog/index.ts',
+    code: 'src/code/index.ts',
     'worker-thread': 'src/worker/thread.ts',
     bin: 'src/cli/bin.ts',
   },
@@ -34,6 +35,10 @@ await build({
     'smol-toml',
     'ai',
     '@cfworker/json-schema',
+    // The sandbox engine stays in its packages: the variant finds its .wasm beside its own module file.
+    'quickjs-emscripten-core',
+    '@jitl/quickjs-wasmfile-release-sync',
+    'sucrase',
   ],
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',

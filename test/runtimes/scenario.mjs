@@ -153,6 +153,36 @@ async function main() {
     return { names, loaded, modes, removed, after: await settings.list() };
   });
 
+  // autos-mcp/code: the QuickJS sandbox (its .wasm found from the installed package) calling a real server.
+  await check('code', async () => {
+    const { runCode } = await import('autos-mcp/code');
+    const client = await connect(demo);
+    try {
+      const catalog = {
+        search: async () => [],
+        describe: async () => ({}),
+        call: (ref, args, options) => client.callTool(ref.slice(ref.indexOf('.') + 1), args, options),
+      };
+      const ran = await runCode(
+        "const r: any = await servers.demo.echo({ text: 'sandboxed' }); return r.content[0].text",
+        { catalog },
+      );
+      const fenced = await runCode(
+        'return [typeof process, typeof require, typeof Deno, typeof Bun, typeof fetch].join()',
+        { catalog },
+      );
+      const loop = await runCode('while (true) {}', { catalog, timeoutMs: 200 });
+      return {
+        value: ran.value,
+        calls: ran.calls.map((c) => c.delivery),
+        fenced: fenced.value,
+        loop: loop.error?.kind,
+      };
+    } finally {
+      await client.close();
+    }
+  });
+
   // The runner points DBUS_SESSION_BUS_ADDRESS at nothing: the OS store must fail in one clear sentence.
   await check('keyring unavailable', () => openSettings({ timeoutMs: 10_000 }).list());
 }

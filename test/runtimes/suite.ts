@@ -244,6 +244,15 @@ for (const name of ['node', 'bun', 'deno'] as const) {
       assert.equal(value('http undici'), 'via undici');
     });
 
+    it('autos-mcp/code: TypeScript runs in the QuickJS sandbox against a real server; no host globals; a loop ends', () => {
+      assert.deepEqual(value('code'), {
+        value: 'sandboxed',
+        calls: ['delivered'],
+        fenced: 'undefined,undefined,undefined,undefined,undefined',
+        loop: 'timeout',
+      });
+    });
+
     it('autos-mcp/worker: open, callTool, close with activeProcesses 0', () => {
       assert.deepEqual(value('worker', workerReport), {
         echo: 'from the worker',
