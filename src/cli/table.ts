@@ -9,6 +9,7 @@ import { callCommand } from './commands/call.js';
 import { demoCommand } from './commands/demo.js';
 import { demoServerCommand } from './commands/demo-server.js';
 import { discoverCommand } from './commands/discover.js';
+import { guideCommand } from './commands/guide.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { pinCommand } from './commands/pin.js';
@@ -30,4 +31,5 @@ export const COMMANDS: readonly Command[] = [
   settingsCommand,
   serversCommand,
   pinCommand,
+  guideCommand,
 ];
