@@ -10,6 +10,7 @@ import { demoCommand } from './commands/demo.js';
 import { demoServerCommand } from './commands/demo-server.js';
 import { describeCommand } from './commands/describe.js';
 import { discoverCommand } from './commands/discover.js';
+import { guideCommand } from './commands/guide.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { pinCommand } from './commands/pin.js';
@@ -34,4 +35,5 @@ export const COMMANDS: readonly Command[] = [
   settingsCommand,
   serversCommand,
   pinCommand,
+  guideCommand,
 ];

@@ -1,0 +1,144 @@
+/**
+ * `autos-mcp run <file.js|file.ts|-> [--allow <glob>]…`: agent-written code run in the sandbox of
+ * `autos-mcp/code` over the catalog of the configured servers. Only the value, the logs and the list of
+ * calls come out; `--json` prints exactly the run's result.
+ */
+import { readFile } from 'node:fs/promises';
+import type { LoadedServers } from '../../servers/index.js';
+import { type Args, defineCommand } from '../command.js';
+import { load, safe } from '../configured-target.js';
+import { EXIT } from '../exit.js';
+import type { CliIo } from '../io.js';
+import { CONFIGURED_OPTIONS, nonEmpty, single } from '../options.js';
+import { terminalSafe } from '../tool-help.js';
+import { UsageError } from '../usage-error.js';
+
+/** Longest source read (a file or stdin): agent-written code, not a bundle. */
+const MAX_SOURCE_BYTES = 1024 * 1024;
+
+function positiveInteger(name: string, max: number): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1 || value > max)
+      throw new UsageError(`${name} takes a whole number from 1 to ${max}`);
+    return value;
+  };
+}
+
+const RUN_OPTIONS = {
+  ...CONFIGURED_OPTIONS,
+  allow: {
+    names: ['--allow'],
+    value: '<glob>',
+    repeatable: true,
+    description: 'tools the code may call, as server.tool globs (repeatable; default: every tool)',
+    initial: undefined as readonly string[] | undefined,
+    add: (held: readonly string[] | undefined, text: string) => [
+      ...(held ?? []),
+      nonEmpty('--allow needs a glob: --allow "server.*"')(text),
+    ],
+  },
+  timeout: single(['--timeout'], '<ms>', 'deadline of the whole run (default 30000)', positiveInteger('--timeout', 3_600_000)),
+  memory: single(['--memory'], '<MB>', 'memory cap of the sandbox (default 64)', positiveInteger('--memory', 4096)),
+  maxChars: single(
+    ['--max-chars'],
+    '<n>',
+    'budget of each tool result inside the run, in characters (over it: cut, the whole in a private file)',
+    positiveInteger('--max-chars', 1_000_000_000),
+  ),
+} as const;
+
+type RunArgs = Args<typeof RUN_OPTIONS>;
+
+export const runCommand = defineCommand({
+  name: 'run',
+  usage: ['<file.js|file.ts|-> [--allow <glob>]… [--timeout ms] [--memory MB] [--json]'],
+  synopsis: '<file.js|file.ts|-> [--allow <glob>]…',
+  summary: 'run code that calls the configured servers, in a sandbox',
+  about: `Runs the file (- reads stdin) as the body of an async function, in a QuickJS sandbox with no files,
+network, environment or imports. Inside: await servers.<server>.<tool>(args), mcp.call('server.tool',
+args), mcp.search(query, { limit }), mcp.describe('server.tool'), console.log. The servers are the
+configured ones (autos-mcp servers); each starts on its first call and all are closed at the end.
+A tool that needs approval (tools.approve in its config) asks on the terminal, and is refused when no
+one can answer. Printed: the logs, then the returned value; --json prints {"value", "logs", "calls",
+"error"?}. Exit code 0 when the code returned, 3 when it threw, timed out or ran out of memory.
+Example: autos-mcp run task.ts --allow 'memory.*' --json`,
+  options: RUN_OPTIONS,
+  target: 'none',
+  run,
+});
+
+async function readSource(path: string, io: CliIo): Promise<string> {
+  if (path !== '-') {
+    const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot read ${safe(path)}: ${error.code ?? 'error'}`);
+    });
+    if (bytes.length > MAX_SOURCE_BYTES) throw new UsageError(`${safe(path)} is over ${MAX_SOURCE_BYTES} bytes`);
+    return bytes.toString('utf8');
+  }
+  const stdin = io.stdin ?? process.stdin;
+  return new Promise((resolve, reject) => {
+    let text = '';
+    stdin.setEncoding('utf8');
+    const onData = (chunk: string) => {
+      text += chunk;
+      if (text.length > MAX_SOURCE_BYTES) {
+        cleanup();
+        reject(new UsageError(`the code on stdin is over ${MAX_SOURCE_BYTES} bytes`));
+      }
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(text);
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const cleanup = () => {
+      stdin.off('data', onData);
+      stdin.off('end', onEnd);
+      stdin.off('error', onError);
+      stdin.pause();
+    };
+    stdin.on('data', onData);
+    stdin.on('end', onEnd);
+    stdin.on('error', onError);
+    stdin.resume();
+  });
+}
+
+async function run(args: RunArgs, io: CliIo): Promise<number> {
+  const [file, extra] = args.positionals;
+  if (file === undefined) throw new UsageError('give the code: autos-mcp run task.ts (or - for stdin)');
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safe(extra, 60))}`);
+  const source = await readSource(file, io);
+  const loaded: LoadedServers = await load(args);
+  const [{ catalog }, { runCode }] = await Promise.all([
+    import('../../catalog/index.js'),
+    import('../../code/index.js'),
+  ]);
+  const servers = catalog(loaded, {
+    trustProject: args.trustProject,
+    ...(args.maxChars === undefined ? {} : { maxResultChars: args.maxChars }),
+  });
+  try {
+    const result = await runCode(source, {
+      catalog: servers,
+      ...(args.allow === undefined ? {} : { allow: args.allow }),
+      ...(args.timeout === undefined ? {} : { timeoutMs: args.timeout }),
+      ...(args.memory === undefined ? {} : { memoryMb: args.memory }),
+      ...(file.endsWith('.js') || file.endsWith('.mjs') ? { language: 'js' as const } : {}),
+    });
+    if (args.json) io.stdout.write(`${JSON.stringify(result)}\n`);
+    else {
+      for (const line of result.logs) io.stderr.write(`${terminalSafe(line)}\n`);
+      if (result.error !== undefined)
+        io.stderr.write(`run failed (${result.error.kind}): ${terminalSafe(result.error.message)}\n`);
+      else io.stdout.write(`${terminalSafe(JSON.stringify(result.value, null, 2) ?? 'undefined')}\n`);
+    }
+    return result.error === undefined ? EXIT.ok : EXIT.failure;
+  } finally {
+    await servers.close();
+  }
+}
