@@ -12,6 +12,7 @@ import { sdkV2 } from './clients/sdk-v2.js';
 import type { BenchClient } from './clients/types.js';
 import { runCode } from './groups/code.js';
 import { runColdStart } from './groups/cold-start.js';
+import { CODE_DIST, runContext } from './groups/context.js';
 import { runFirstResult } from './groups/first-result.js';
 import { runImportTime } from './groups/import-time.js';
 import { runInstall } from './groups/install.js';
@@ -39,6 +40,7 @@ const GROUPS = [
   'code',
   'runtimes',
   'search',
+  'context',
 ] as const;
 type Group = (typeof GROUPS)[number];
 
@@ -153,6 +155,10 @@ if (selected('runtimes')) {
 if (selected('search')) {
   if (existsSync(CATALOG_DIST)) sections.push(await runSearch({ rounds: quick ? 5 : 40, log }));
   else skipped.push('search: dist/catalog.js is missing (run `npm run build`)');
+}
+if (selected('context')) {
+  if (existsSync(CODE_DIST) && existsSync(CATALOG_DIST)) sections.push(await runContext({ log }));
+  else skipped.push('context: dist/code.js or dist/catalog.js is missing (run `npm run build`)');
 }
 
 const cpu = cpus();

@@ -105,7 +105,10 @@ async function definitions(catalog: CatalogLike): Promise<number> {
 
 type Structured = { structuredContent: Record<string, unknown>; content: Array<{ text: string }> };
 
-async function baseline(catalog: CatalogLike, reports: string): Promise<{ defs: number; io: number; turns: number }> {
+async function baseline(
+  catalog: CatalogLike,
+  reports: string,
+): Promise<{ defs: number; io: number; turns: number }> {
   const defs = await definitions(catalog);
   let io = 0;
   const call = async (ref: string, args: Record<string, unknown>) => {
@@ -145,9 +148,14 @@ async function baseline(catalog: CatalogLike, reports: string): Promise<{ defs: 
   return { defs, io, turns: 7 };
 }
 
-async function codeMode(catalog: CatalogLike, runCode: CodeModule['runCode'], reports: string): Promise<number> {
+async function codeMode(
+  catalog: CatalogLike,
+  runCode: CodeModule['runCode'],
+  reports: string,
+): Promise<number> {
   let read = 0;
-  for (const query of QUERIES) read += chars(await catalog.search(query, { limit: 5, detail: 'descriptions' }));
+  for (const query of QUERIES)
+    read += chars(await catalog.search(query, { limit: 5, detail: 'descriptions' }));
   for (const ref of USED) read += chars(await catalog.describe(ref));
   const source = codeSource(reports);
   read += source.length;
@@ -172,7 +180,10 @@ export async function runContext(options: ContextBenchOptions): Promise<Section>
     import(CATALOG_DIST.href),
     import(CODE_DIST.href),
   ])) as [CatalogModule, CodeModule];
-  const dirs = [mkdtempSync(path.join(tmpdir(), 'autos-context-a-')), mkdtempSync(path.join(tmpdir(), 'autos-context-b-'))];
+  const dirs = [
+    mkdtempSync(path.join(tmpdir(), 'autos-context-a-')),
+    mkdtempSync(path.join(tmpdir(), 'autos-context-b-')),
+  ];
   try {
     const [first, second] = dirs as [string, string];
     const one = catalog(servers(first));

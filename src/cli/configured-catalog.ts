@@ -4,7 +4,7 @@
  * each server started only when the command needs it, all of them closed by `withCatalog` at the end.
  * The files' own problems (a malformed file, an entry left out) are printed on stderr.
  */
-import type { Catalog } from '../catalog/index.js';
+import type { Catalog, CatalogOptions } from '../catalog/index.js';
 import { load, safe, scopeOf, shownPath } from './configured-target.js';
 import type { CliIo } from './io.js';
 
@@ -14,11 +14,12 @@ export interface CatalogLine {
   readonly json: boolean;
 }
 
-/** Runs `use` over a catalog of the configured servers, and closes every server it started. */
+/** Runs `use` over a catalog of the configured servers (with `options`), and closes every server it started. */
 export async function withCatalog<T>(
   line: CatalogLine,
   io: CliIo,
   use: (servers: Catalog) => Promise<T>,
+  options: Omit<CatalogOptions, 'trustProject'> = {},
 ): Promise<T> {
   const loaded = await load(line);
   if (!line.json)
@@ -28,7 +29,7 @@ export async function withCatalog<T>(
           `problem: ${shownPath(problem.file, scopeOf(loaded, problem.file))}${problem.line === undefined ? '' : `:${problem.line}`}: ${safe(problem.message, 400)}\n`,
         );
   const { catalog } = await import('../catalog/index.js');
-  const servers = catalog(loaded, { trustProject: line.trustProject });
+  const servers = catalog(loaded, { ...options, trustProject: line.trustProject });
   try {
     return await use(servers);
   } finally {

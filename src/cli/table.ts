@@ -14,6 +14,7 @@ import { guideCommand } from './commands/guide.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { pinCommand } from './commands/pin.js';
+import { runCommand } from './commands/run.js';
 import { searchCommand } from './commands/search.js';
 import { serversCommand } from './commands/servers.js';
 import { settingsCommand } from './commands/settings.js';
@@ -26,6 +27,7 @@ export const COMMANDS: readonly Command[] = [
   discoverCommand,
   searchCommand,
   describeCommand,
+  runCommand,
   typesCommand,
   demoCommand,
   demoServerCommand,

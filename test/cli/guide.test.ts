@@ -15,7 +15,7 @@ import { runMain } from './in-process.js';
 function namedCommands(text: string): Array<{ line: string; command: string; options: string[] }> {
   const found: Array<{ line: string; command: string; options: string[] }> = [];
   for (const line of text.split('\n')) {
-    for (const match of line.matchAll(/autos-mcp ([a-z-]+)((?: [^()]*?)?)(?=$|\)| or |,|;)/g)) {
+    for (const match of line.matchAll(/autos-mcp ([a-z-]+)((?: [^()]*?)?)(?=$| ?\(|\)| or |,|;)/g)) {
       const command = match[1] ?? '';
       if (/^\d/.test(command)) continue;
       const options = [...(match[2] ?? '').matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]);

@@ -42,7 +42,7 @@ describe('the command table', () => {
       ],
       [
         ['logout', '--config', 'f.json'],
-        '--config is an option of tools, call, discover, search, describe, types, servers and pin',
+        '--config is an option of tools, call, discover, search, describe, run, types, servers and pin',
       ],
       [
         ['servers', '--plaintext-file'],

@@ -3,18 +3,16 @@
  * `autos-mcp/code` over the catalog of the configured servers. Only the value, the logs and the list of
  * calls come out; `--json` prints exactly the run's result.
  */
-import { readFile } from 'node:fs/promises';
-import type { LoadedServers } from '../../servers/index.js';
+import { terminalApprover } from '../approval-prompt.js';
+import { readArgumentSources } from '../argument-sources.js';
 import { type Args, defineCommand } from '../command.js';
-import { load, safe } from '../configured-target.js';
+import { withCatalog } from '../configured-catalog.js';
+import { safe } from '../configured-target.js';
 import { EXIT } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { CONFIGURED_OPTIONS, nonEmpty, single } from '../options.js';
 import { terminalSafe } from '../tool-help.js';
 import { UsageError } from '../usage-error.js';
-
-/** Longest source read (a file or stdin): agent-written code, not a bundle. */
-const MAX_SOURCE_BYTES = 1024 * 1024;
 
 function positiveInteger(name: string, max: number): (text: string) => number {
   return (text) => {
@@ -38,8 +36,18 @@ const RUN_OPTIONS = {
       nonEmpty('--allow needs a glob: --allow "server.*"')(text),
     ],
   },
-  timeout: single(['--timeout'], '<ms>', 'deadline of the whole run (default 30000)', positiveInteger('--timeout', 3_600_000)),
-  memory: single(['--memory'], '<MB>', 'memory cap of the sandbox (default 64)', positiveInteger('--memory', 4096)),
+  timeout: single(
+    ['--timeout'],
+    '<ms>',
+    'deadline of the whole run (default 30000)',
+    positiveInteger('--timeout', 3_600_000),
+  ),
+  memory: single(
+    ['--memory'],
+    '<MB>',
+    'memory cap of the sandbox (default 64)',
+    positiveInteger('--memory', 4096),
+  ),
   maxChars: single(
     ['--max-chars'],
     '<n>',
@@ -68,44 +76,12 @@ Example: autos-mcp run task.ts --allow 'memory.*' --json`,
   run,
 });
 
-async function readSource(path: string, io: CliIo): Promise<string> {
-  if (path !== '-') {
-    const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-      throw new UsageError(`cannot read ${safe(path)}: ${error.code ?? 'error'}`);
-    });
-    if (bytes.length > MAX_SOURCE_BYTES) throw new UsageError(`${safe(path)} is over ${MAX_SOURCE_BYTES} bytes`);
-    return bytes.toString('utf8');
-  }
-  const stdin = io.stdin ?? process.stdin;
-  return new Promise((resolve, reject) => {
-    let text = '';
-    stdin.setEncoding('utf8');
-    const onData = (chunk: string) => {
-      text += chunk;
-      if (text.length > MAX_SOURCE_BYTES) {
-        cleanup();
-        reject(new UsageError(`the code on stdin is over ${MAX_SOURCE_BYTES} bytes`));
-      }
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(text);
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    const cleanup = () => {
-      stdin.off('data', onData);
-      stdin.off('end', onEnd);
-      stdin.off('error', onError);
-      stdin.pause();
-    };
-    stdin.on('data', onData);
-    stdin.on('end', onEnd);
-    stdin.on('error', onError);
-    stdin.resume();
-  });
+/** The code: the file's text, or stdin's (`-`), bounded and UTF-8 (read as `call` reads `key=@file`). */
+async function readSource(file: string, io: CliIo): Promise<string> {
+  const read = (await readArgumentSources([file], io.stdin ?? process.stdin)).get(file);
+  if (read === undefined || 'problem' in read)
+    throw new UsageError(`cannot read the code: ${read?.problem ?? 'nothing read'}`);
+  return read.text;
 }
 
 async function run(args: RunArgs, io: CliIo): Promise<number> {
@@ -113,32 +89,35 @@ async function run(args: RunArgs, io: CliIo): Promise<number> {
   if (file === undefined) throw new UsageError('give the code: autos-mcp run task.ts (or - for stdin)');
   if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safe(extra, 60))}`);
   const source = await readSource(file, io);
-  const loaded: LoadedServers = await load(args);
-  const [{ catalog }, { runCode }] = await Promise.all([
-    import('../../catalog/index.js'),
-    import('../../code/index.js'),
-  ]);
-  const servers = catalog(loaded, {
-    trustProject: args.trustProject,
-    ...(args.maxChars === undefined ? {} : { maxResultChars: args.maxChars }),
-  });
-  try {
-    const result = await runCode(source, {
-      catalog: servers,
-      ...(args.allow === undefined ? {} : { allow: args.allow }),
-      ...(args.timeout === undefined ? {} : { timeoutMs: args.timeout }),
-      ...(args.memory === undefined ? {} : { memoryMb: args.memory }),
-      ...(file.endsWith('.js') || file.endsWith('.mjs') ? { language: 'js' as const } : {}),
-    });
-    if (args.json) io.stdout.write(`${JSON.stringify(result)}\n`);
-    else {
-      for (const line of result.logs) io.stderr.write(`${terminalSafe(line)}\n`);
-      if (result.error !== undefined)
-        io.stderr.write(`run failed (${result.error.kind}): ${terminalSafe(result.error.message)}\n`);
-      else io.stdout.write(`${terminalSafe(JSON.stringify(result.value, null, 2) ?? 'undefined')}\n`);
-    }
-    return result.error === undefined ? EXIT.ok : EXIT.failure;
-  } finally {
-    await servers.close();
+  const { runCode } = await import('../../code/index.js');
+  // A tool that needs approval asks on the terminal (when stdin and stderr are one); else it is refused.
+  const onApprove = file === '-' ? undefined : terminalApprover(io);
+  const result = await withCatalog(
+    args,
+    io,
+    (servers) =>
+      runCode(source, {
+        catalog: servers,
+        ...(args.allow === undefined ? {} : { allow: args.allow }),
+        ...(args.timeout === undefined ? {} : { timeoutMs: args.timeout }),
+        ...(args.memory === undefined ? {} : { memoryMb: args.memory }),
+        ...(/\.m?js$/.test(file)
+          ? { language: 'js' as const }
+          : /\.m?ts$/.test(file)
+            ? { language: 'ts' as const }
+            : {}),
+      }),
+    {
+      ...(onApprove === undefined ? {} : { onApprove }),
+      ...(args.maxChars === undefined ? {} : { maxResultChars: args.maxChars }),
+    },
+  );
+  if (args.json) io.stdout.write(`${JSON.stringify(result)}\n`);
+  else {
+    for (const line of result.logs) io.stderr.write(`${terminalSafe(line)}\n`);
+    if (result.error !== undefined)
+      io.stderr.write(`run failed (${result.error.kind}): ${terminalSafe(result.error.message)}\n`);
+    else io.stdout.write(`${terminalSafe(JSON.stringify(result.value, null, 2) ?? 'undefined')}\n`);
   }
+  return result.error === undefined ? EXIT.ok : EXIT.failure;
 }
