@@ -48,8 +48,8 @@ export async function runCode(source: string, options: RunCodeOptions): Promise<
     throw new McpError('config', 'runCode: allow must be a list of "server.tool" globs');
   const limits = limitsOf(options);
   if (options.signal?.aborted) return { logs: [], calls: [], error: stopError('cancelled', limits) };
-  const shared = await engine();
-  // The deadline starts once the engine is loaded: the one-time load (~20 ms) is not the code's time.
+  const shared = await engine(limits);
+  // The deadline starts once the engine is loaded: the one-time compile and the run's instance are not the code's time.
   return new Run(options, limits, Date.now() + limits.timeoutMs).run(shared, source);
 }
 
@@ -95,7 +95,7 @@ class Run {
       else value = outcome.value;
     } catch (thrown) {
       // The host threw out of the engine (V8's stack overflowed inside the WebAssembly, or the module
-      // aborted): the module is no longer sound. The host itself is fine; the next run loads a new module.
+      // aborted): this run's instance is no longer sound. The host itself is fine; other runs have their own.
       breakEngine(shared);
       error =
         thrown instanceof RangeError
