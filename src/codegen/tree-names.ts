@@ -59,14 +59,23 @@ export interface TreeName {
   file: string;
 }
 
-/** Names for every tool of `names`: deterministic, unique, bounded. */
-export function treeNames(names: readonly string[]): Map<string, TreeName> {
+/**
+ * Names for every tool of `names`: deterministic, unique, bounded. No function takes a name of `taken`
+ * (the type names the tree declares, re-exported beside the functions by `index.ts`).
+ */
+export function treeNames(
+  names: readonly string[],
+  taken: ReadonlySet<string> = new Set(),
+): Map<string, TreeName> {
   const identifiers = new Set<string>();
   const files = new Set<string>();
   const out = new Map<string, TreeName>();
   for (const name of [...new Set(names)].sort(byCodePoint)) {
     const base = identifierBase(name);
-    const identifier = unique(base, (c) => identifiers.has(c) || INDEX_NAMES.has(c) || RESERVED_WORDS.has(c));
+    const identifier = unique(
+      base,
+      (c) => identifiers.has(c) || taken.has(c) || INDEX_NAMES.has(c) || RESERVED_WORDS.has(c),
+    );
     identifiers.add(identifier);
     const fileBase = identifier.replace(/\$/g, '_');
     const file = unique(fileBase, (c) => files.has(c.toLowerCase()) || RESERVED_FILES.has(c.toLowerCase()));

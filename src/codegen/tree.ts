@@ -34,7 +34,13 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/;
 /** The files of the tree, `index.ts` first. Throws `invalid_tool` when no tool is left to type. */
 export async function generateTree(input: TreeInput, compile: SchemaCompiler): Promise<TreeFile[]> {
   const typed = await typeTools(input.tools, compile, { aboutInInput: false });
-  const names = treeNames(typed.map((t) => t.name));
+  const types = new Set(
+    typed.flatMap((t) => [t.input.name, ...(t.output === undefined ? [] : [t.output.name])]),
+  );
+  const names = treeNames(
+    typed.map((t) => t.name),
+    types,
+  );
   const hints = new Map(input.tools.map(({ tool }) => [tool.name, hintLine(tool.annotations)]));
   const tools = typed.map((tool) => {
     const name = names.get(tool.name) as TreeName;

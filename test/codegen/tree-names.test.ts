@@ -39,6 +39,11 @@ describe('tree names from hostile tool names', () => {
     }
   });
 
+  test('a function never takes the name of a type the tree declares', () => {
+    const named = treeNames(['Tool1Input', 'x'], new Set(['Tool1Input', 'XInput']));
+    assert.equal(named.get('Tool1Input')?.identifier, 'Tool1Input_2');
+  });
+
   test('two 500-character names that share a start get different bounded names', () => {
     const long = NAMES.filter((n) => n.length > 400).map((n) => names.get(n)?.file ?? '');
     assert.equal(long.length, 2);

@@ -138,7 +138,7 @@ try {
     assert.deepEqual(readdirSync(path.join(project, 'servers')).sort(), ['everything', 'hostile']);
     const folder = path.join(project, 'servers/hostile');
     const files = readdirSync(folder).filter((f) => f !== '.autos-mcp-tree.json');
-    assert.equal(files.length, 29, files.join(' '));
+    assert.equal(files.length, 30, files.join(' '));
     for (const file of files) assert.match(file, TREE_FILE);
     assert.equal(new Set(files.map((f) => f.toLowerCase())).size, files.length);
     writeFileSync(
@@ -195,6 +195,17 @@ describe('types --tree over the large catalog', () => {
     assert.equal(tree(['--check', ...catalog()]).code, 0);
   });
 
+  test('an edited file makes the folder stale, and a run puts it back', () => {
+    const file = path.join(folder(), 'get_customer.ts');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, `${text}// mine\n`);
+    const check = tree(['--check', ...catalog()]);
+    assert.equal(check.code, 1);
+    assert.equal(check.report.servers[0]?.stale, 'get_customer.ts is missing or was edited');
+    assert.equal(tree(catalog()).code, 0);
+    assert.equal(readFileSync(file, 'utf8'), text);
+  });
+
   test('a changed list: --check exits 1 and writes nothing; a run removes only its own files of gone tools', () => {
     writeFileSync(path.join(folder(), 'notes.md'), 'mine');
     writeFileSync(path.join(folder(), 'helper.ts'), 'export const mine = 1;\n');
@@ -219,7 +230,10 @@ describe('types --tree over the large catalog', () => {
     writeFileSync(path.join(folder(), 'list_records.ts'), 'export const mine = 2;\n');
     const run = tree(catalog());
     assert.equal(run.code, 3, JSON.stringify(run.report));
-    assert.match(JSON.stringify(run.report.problems), /will not replace .*list_records\.ts/);
+    assert.match(
+      JSON.stringify(run.report.problems),
+      /will not replace catalog\/list_records\.ts: it was not written by autos-mcp types/,
+    );
     assert.equal(readFileSync(path.join(folder(), 'list_records.ts'), 'utf8'), 'export const mine = 2;\n');
     assert.ok(!readdirSync(folder()).includes('list_issues.ts'));
   });
