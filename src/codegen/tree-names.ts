@@ -45,6 +45,7 @@ export const INDEX_NAMES = new Set([
 /** File names (lower case, without `.ts`) no tool may take: the folder's own, and Windows devices. */
 const RESERVED_FILES = new Set([
   'index',
+  'pins',
   'con',
   'prn',
   'aux',

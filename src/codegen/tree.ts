@@ -1,7 +1,7 @@
 /**
  * A typed file tree from a tool list (`autos-mcp types --tree`): per tool `<file>.ts` holding its input
- * and output types and one typed async function, and `index.ts` re-exporting them with the pins, the
- * list digest and the binding the functions call through. Pure: tools in, files out; the types come from
+ * and output types and one typed async function, `index.ts` re-exporting them with the list digest and
+ * the binding the functions call through, and `pins.ts` (each tool's digests). Pure: tools in, files out; the types come from
  * the same step as the single module (`typeTools`). Names come from `treeNames`; server text reaches a
  * file only as comment text or string literals, and every file is passed through `escapeInvisible`.
  */
@@ -46,7 +46,12 @@ export async function generateTree(input: TreeInput, compile: SchemaCompiler): P
     const name = names.get(tool.name) as TreeName;
     return { tool, name, text: toolFile(tool, name, input.serverName, hints.get(tool.name) ?? '') };
   });
-  const files: TreeFile[] = [{ file: 'index.ts', text: escapeInvisible(indexFile(input, tools)) }];
+  // The pins (each tool's digests, ~500 bytes a tool) have their own file: index.ts stays short to read.
+  const pins = `${TREE_MARKER}\n${pinsBlock(tools.map(({ tool }) => pinEntry(tool))).slice(1)}`;
+  const files: TreeFile[] = [
+    { file: 'index.ts', text: escapeInvisible(indexFile(input, tools)) },
+    { file: 'pins.ts', text: escapeInvisible(pins) },
+  ];
   for (const { tool, name, text } of tools)
     files.push({ file: `${name.file}.ts`, text: escapeInvisible(text), tool: tool.name });
   return files;
@@ -97,6 +102,7 @@ function indexFile(input: TreeInput, tools: readonly Placed[]): string {
     `${TREE_MARKER}\n`,
     header(input, 'Typed tools, one file each,', about),
     IMPORTS,
+    "import { pins } from './pins.js';\n",
     ...imports,
     '\n',
     `export { ${byFile.map(({ name }) => name.identifier).join(', ')} };\n`,
@@ -107,7 +113,8 @@ function indexFile(input: TreeInput, tools: readonly Placed[]): string {
     `export interface Tools {\n${members.join('')}}\n`,
     '\n/** The digest of the tool list this folder was generated from: it is regenerated when this changes. */\n',
     `export const listDigest = ${stringLiteral(input.listDigest)};\n`,
-    pinsBlock(tools.map(({ tool }) => pinEntry(tool))),
+    "\n/** Each tool's definition digest when this folder was generated (in pins.ts). */\n",
+    'export { pins };\n',
     structuredBlock(structured),
     BINDING,
     TREE_BINDING,
