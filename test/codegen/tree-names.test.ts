@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { derivedName } from '../../src/cli/commands/types-tree.js';
+import type { ServerConfig } from '../../src/client/index.js';
 import { INDEX_NAMES, MAX_NAME, serverFolder, treeNames } from '../../src/codegen/tree-names.js';
 import { NAMES } from '../fixtures/lib/hostile-tool-names.mjs';
 
@@ -63,5 +65,19 @@ describe('tree names from hostile tool names', () => {
     assert.equal(serverFolder('..'), 'tool');
     assert.equal(serverFolder('CON'), 'CON_');
     assert.match(serverFolder(`a/${'b'.repeat(300)}`), /^a_b+_[0-9a-f]{8}$/);
+  });
+});
+
+describe('the folder of a URL or command target without --name', () => {
+  test('comes from the host or the package or script the command runs, never from the server', () => {
+    const cases: Array<[ServerConfig, string]> = [
+      [{ url: 'https://mcp.linear.app/sse' }, 'linear'],
+      [{ url: 'http://127.0.0.1:3000/mcp' }, '127_0_0_1'],
+      [{ command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] }, 'server-memory'],
+      [{ command: 'node', args: ['/x/server-everything/dist/index.js', 'stdio'] }, 'server-everything'],
+      [{ command: 'uvx', args: ['mcp-server-fetch'] }, 'mcp-server-fetch'],
+      [{ command: '/usr/local/bin/my-server' }, 'my-server'],
+    ];
+    for (const [config, want] of cases) assert.equal(derivedName(config), want, JSON.stringify(config));
   });
 });
