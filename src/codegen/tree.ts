@@ -5,6 +5,7 @@
  * the same step as the single module (`typeTools`). Names come from `treeNames`; server text reaches a
  * file only as comment text or string literals, and every file is passed through `escapeInvisible`.
  */
+import { McpError } from '../errors/index.js';
 import { BINDING, IMPORTS, TYPED_RESULT } from './binding.js';
 import type { SchemaCompiler } from './compiler.js';
 import { header, type ModuleInput, pinEntry, pinsBlock, structuredBlock } from './module.js';
@@ -83,7 +84,8 @@ function toolFile(tool: TypedTool, name: TreeName, server: string, hint: string)
 }
 
 function indexFile(input: TreeInput, tools: readonly Placed[]): string {
-  if (!SHA256_DIGEST.test(input.listDigest)) throw new TypeError('the list digest is not a sha256 digest');
+  if (!SHA256_DIGEST.test(input.listDigest))
+    throw new McpError('protocol', 'the tool list digest is not a sha256 digest');
   const byFile = [...tools].sort((a, b) => (a.name.file < b.name.file ? -1 : 1));
   const imports = byFile.map(({ name }) => `import { ${name.identifier} } from './${name.file}.js';\n`);
   const typeExports = byFile.map(({ tool, name }) => {
