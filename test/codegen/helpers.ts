@@ -46,9 +46,9 @@ export function cli(bin: string, args: readonly string[], cwd: string): Run {
  * A consumer project in `stage.dir/<name>`: `{"type":"module"}`, `autos-mcp` resolved to the private
  * build, and a tsconfig with `strict`, `noUncheckedIndexedAccess`, `exactOptionalPropertyTypes`,
  * `noPropertyAccessFromIndexSignature`, `verbatimModuleSyntax`, `erasableSyntaxOnly`, unused-code checks
- * and `skipLibCheck: false` (the package's own declarations are checked too).
+ * and `skipLibCheck: false` (the package's own declarations are checked too). `include`: its sources.
  */
-export function consumer(on: Stage, name: string): string {
+export function consumer(on: Stage, name: string, include: readonly string[] = ['*.ts']): string {
   const dir = path.join(on.dir, name);
   mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
   symlinkSync(on.build, path.join(dir, 'node_modules/autos-mcp'), 'dir');
@@ -76,10 +76,7 @@ export function consumer(on: Stage, name: string): string {
     rootDir: '.',
     outDir: 'out',
   };
-  writeFileSync(
-    path.join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions, include: ['*.ts'] }, null, 2),
-  );
+  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include }, null, 2));
   return dir;
 }
 

@@ -4,9 +4,11 @@
  * comment or a string literal (checked with the TypeScript parser), remote and file `$ref`s are never
  * fetched or read, and a typed call through the binding works. Then the server changes one description
  * (a rug pull): the changed tool is refused before it is called, through `withTools` and through `bind`.
+ * The same server as a file tree (`types --tree`): every payload of every file is a comment or a literal
+ * (function and file names keep only identifier letters), and the tree compiles.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -252,5 +254,54 @@ console.log(JSON.stringify({ pinned, bound }));
       .split('\n')
       .filter((line) => line.startsWith('call '));
     assert.deepEqual(calls, ['call a_b'], 'the changed tool never reached the server');
+  });
+});
+
+describe('autos-mcp types --tree against a hostile server', () => {
+  test('in every file every payload is a comment or a string literal; names keep only identifier letters; it compiles', () => {
+    const envArgs = Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
+    const run = cli(
+      on.bin,
+      ['types', '--tree', 'tree', '--name', 'hostile', ...envArgs, '--', process.execPath, FIXTURE],
+      project,
+    );
+    assert.equal(run.code, 0, shown(run));
+    const folder = path.join(project, 'tree/hostile');
+    const files = readdirSync(folder).filter((f) => f.endsWith('.ts'));
+    assert.equal(files.length, 16, files.join(' '));
+    const code: string[] = [];
+    let payloads = 0;
+    for (const name of files) {
+      assert.match(name, /^[A-Za-z0-9_]+\.ts$/);
+      const source = readFileSync(path.join(folder, name), 'utf8');
+      assert.doesNotMatch(
+        source,
+        /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/u,
+      );
+      const file = ts.createSourceFile(name, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+      let accounted = commentRanges(source, file).reduce(
+        (sum, [start, end]) => sum + count(source.slice(start, end), 'PWNED'),
+        0,
+      );
+      for (const token of tokens(file)) {
+        const text = token.getText(file);
+        if (!text.includes('PWNED')) continue;
+        accounted += count(text, 'PWNED');
+        // A function name made from a tool name: its letters only, never anything that could be code.
+        const identifier = token.kind === ts.SyntaxKind.Identifier && /^[A-Za-z0-9_$]+$/.test(text);
+        if (token.kind !== ts.SyntaxKind.StringLiteral && !identifier) code.push(`${name}: ${text}`);
+      }
+      assert.equal(accounted, count(source, 'PWNED'), `${name}: every occurrence is accounted for`);
+      payloads += accounted;
+    }
+    assert.deepEqual(code, [], 'server text reached the code');
+    assert.ok(payloads > 30, `want payloads in the tree, got ${payloads}`);
+    writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      readFileSync(path.join(project, 'tsconfig.json'), 'utf8').replace('"*.ts"', '"*.ts", "tree/**/*.ts"'),
+    );
+    const built = compile(project);
+    assert.equal(built.status, 0, shown(built));
+    assert.ok(existsSync(path.join(project, 'out/tree/hostile/index.js')), 'the tree was compiled');
   });
 });

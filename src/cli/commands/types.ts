@@ -14,6 +14,7 @@ import type { CliIo } from '../io.js';
 import { nonEmpty, single, TARGET_OPTIONS } from '../options.js';
 import { terminalSafe } from '../tool-help.js';
 import { UsageError } from '../usage-error.js';
+import { TREE_OPTIONS, typesTree, withoutVerbose } from './types-tree.js';
 
 const TYPES_OPTIONS = {
   out: single(
@@ -22,27 +23,39 @@ const TYPES_OPTIONS = {
     'write the module to this file (default: stdout)',
     nonEmpty('--out needs a file name'),
   ),
+  ...TREE_OPTIONS,
   ...TARGET_OPTIONS,
 } as const;
 
 export const typesCommand = defineCommand({
   name: 'types',
-  usage: ['[--out file.ts] [options] <target>'],
-  synopsis: '[--out file.ts] <target>',
+  usage: ['[--out file.ts] [options] <target>', '--tree dir [--check] [--name server] [options] [<target>]'],
+  synopsis: '[--out file.ts | --tree dir] <target>',
   summary: "a typed TypeScript module of the server's tools",
   about: `Writes a TypeScript module from the server's tools/list: an input type per tool, an output type where
 the tool declares an outputSchema, JSDoc from titles and descriptions, each tool's definition digest,
 and a typed binding: bind(client) over a connected client, or withTools(config, async (tools) => …),
 which pins every tool to the definition it was generated from (a changed tool is refused, not called).
 Without --out the module goes to stdout. The module imports only from autos-mcp.
+With --tree dir: one file per tool in dir/<server>/ (its types, JSDoc and one typed function) and an
+index.ts re-exporting them with the binding; rewritten only when the tool list changed (files of tools
+that are gone removed; nothing the generator did not write is touched); --check writes nothing and exits 1
+when a folder is stale. With no target, every configured server gets a folder of its configured name.
 Needs json-schema-to-typescript (an optional peer dependency): npm install --save-dev json-schema-to-typescript@16
-Example: autos-mcp types --out demo-tools.ts -- npx autos-mcp demo-server`,
+Example: autos-mcp types --out demo-tools.ts -- npx autos-mcp demo-server
+Example: autos-mcp types --tree servers --name demo -- npx autos-mcp demo-server`,
   options: TYPES_OPTIONS,
   target: 'server',
   run: types,
 });
 
 async function types(parsed: Args<typeof TYPES_OPTIONS>, io: CliIo): Promise<number> {
+  if (parsed.tree !== undefined) {
+    if (parsed.out !== undefined) throw new UsageError('--out and --tree are two outputs: give one');
+    return typesTree({ ...parsed, tree: parsed.tree }, io);
+  }
+  if (parsed.check || parsed.name !== undefined)
+    throw new UsageError(`${parsed.check ? '--check' : '--name'} goes with --tree DIR`);
   // Loaded first: a missing library is reported before any server is started.
   const { generateModule, loadCompiler } = await import('../../codegen/index.js');
   const compile = await loadCompiler();
@@ -83,20 +96,6 @@ async function types(parsed: Args<typeof TYPES_OPTIONS>, io: CliIo): Promise<num
     io.stderr.write(`warning: ${count} left out (named in the module's header comment)\n`);
   }
   return 0;
-}
-
-/**
- * `fn` with `VERBOSE` unset: the generator library prints the schemas it works on when it is set, and
- * schemas are server text that must not reach the terminal unsanitized.
- */
-async function withoutVerbose<T>(fn: () => Promise<T>): Promise<T> {
-  const verbose = process.env['VERBOSE'];
-  delete process.env['VERBOSE'];
-  try {
-    return await fn();
-  } finally {
-    if (verbose !== undefined) process.env['VERBOSE'] = verbose;
-  }
 }
 
 /** Writes `file` through a temporary file beside it and a rename: a reader never sees half a module. */
