@@ -37,9 +37,12 @@ export const FULL_ONLY: Readonly<Record<string, FullOnly>> = {
   'test/cli/conventions.test.ts': 'package',
   'test/codegen/hostile.test.ts': 'package',
   'test/codegen/servers.test.ts': 'package',
+  'test/codegen/tree.test.ts': 'package',
+  'test/code/packed.test.ts': 'package',
   'test/docs/examples.test.ts': 'package',
   'test/package/package.test.ts': 'package',
   // Measured one file at a time (2 cores, shared): 8-15 s of CPU each, a stress count or a timing bound.
+  'test/bench/context.test.ts': 'slow', // the context task over three real servers, both ways (~10 s)
   'test/internal/redact-linear.test.ts': 'slow', // 1 MB inputs per rule, CPU-time bounds
   'test/reliability/hostile-server.test.ts': 'slow', // floods of 100,000 notifications
   'test/reliability/lifecycle.test.ts': 'slow', // SIGKILL mid-call, connect/close cycles

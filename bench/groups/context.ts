@@ -42,6 +42,8 @@ interface CodeModule {
 
 export interface ContextBenchOptions {
   log: (line: string) => void;
+  /** The modules to measure (default: the built `dist/catalog.js` and `dist/code.js`; a test passes the sources). */
+  modules?: { catalog: string; code: string };
 }
 
 const node = (script: string, ...args: string[]): Config => ({
@@ -176,10 +178,11 @@ const bytesRow = (label: string, value: number): Row => ({
 });
 
 export async function runContext(options: ContextBenchOptions): Promise<Section> {
-  const [{ catalog }, { runCode }] = (await Promise.all([
-    import(CATALOG_DIST.href),
-    import(CODE_DIST.href),
-  ])) as [CatalogModule, CodeModule];
+  const modules = options.modules ?? { catalog: CATALOG_DIST.href, code: CODE_DIST.href };
+  const [{ catalog }, { runCode }] = (await Promise.all([import(modules.catalog), import(modules.code)])) as [
+    CatalogModule,
+    CodeModule,
+  ];
   const dirs = [
     mkdtempSync(path.join(tmpdir(), 'autos-context-a-')),
     mkdtempSync(path.join(tmpdir(), 'autos-context-b-')),
