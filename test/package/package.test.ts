@@ -110,11 +110,15 @@ test('autos-mcp/servers exports exactly these', () => {
 test('PACKAGE_VERSION equals package.json version; engines allow Node 20.18', () => {
   assert.equal(PACKAGE_VERSION, pkg.version);
   assert.equal(pkg.engines.node, '>=20.18');
+  // Each one's reason is in the README (claims.test.ts checks each is named there).
   assert.deepEqual(Object.keys(pkg.dependencies), [
+    '@jitl/quickjs-wasmfile-release-sync',
     '@napi-rs/keyring',
     'jsonc-parser',
     'oauth4webapi',
+    'quickjs-emscripten-core',
     'smol-toml',
+    'sucrase',
     'undici',
   ]);
 });
