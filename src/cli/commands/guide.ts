@@ -30,6 +30,8 @@ autos-mcp's own: autos-mcp servers --json lists them. A project file's servers s
      console.log(…)                              return <a small value>
    No files, network, environment or imports. Only the returned value, the logs and the list of calls
    come back: {"value","logs","calls":[{"ref","ok","ms","delivery"}],"error"?}. Filter and join inside.
+   A failed call throws an error with kind, delivery and the tool's annotations (readOnlyHint,
+   idempotentHint, destructiveHint): catch it and decide a retry by the rules below.
    Typed files to read before writing code: autos-mcp types --tree ./servers (one .ts file per tool).
 
 Results: a tool result with isError: true is the tool's answer (exit 1), not a failure of the call.
