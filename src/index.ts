@@ -26,6 +26,7 @@ export {
   type Implementation,
   type InputRequest,
   type InputRequiredResult,
+  isAppOnly,
   isInputRequired,
   type ListToolsOptions,
   type McpClient,
@@ -41,7 +42,9 @@ export {
   type ToolDrift,
   type ToolList,
   toolDigest,
+  toolVisibility,
   type UnknownContent,
+  uiResourceUri,
   withClient,
 } from './client/index.js';
 export type {

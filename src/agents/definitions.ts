@@ -2,9 +2,11 @@
  * The part every format shares: from one server's tool list, or a record of them by server key, the
  * definitions to hand a model (name, description, schema), the reverse map of names, and what was changed
  * on the way. Pure: the lists come from `client.listTools()`, so a config's `tools` filter and `pin`s have
- * already applied (and apply again to every `callTool`).
+ * already applied (and apply again to every `callTool`). An app-only tool (MCP Apps, `isAppOnly`) is not
+ * in `listTools()`; one given anyway (a list from elsewhere) is left out here too, with an issue.
  */
 import type { Tool } from '../client/index.js';
+import { APP_ONLY_REASON, isAppOnly } from '../protocol/apps-ui.js';
 import { assignNames, plainName, TOOL_NAME_RULE, type ToolNames, type ToolTarget } from './names.js';
 import { convertSchema, type SchemaIssue, type SchemaTarget } from './schema.js';
 
@@ -58,6 +60,10 @@ export function buildDefinitions(
     for (const tool of tools) {
       const key = JSON.stringify([server ?? null, tool.name]);
       const at: ToolTarget = server === undefined ? { tool: tool.name } : { server, tool: tool.name };
+      if (isAppOnly(tool)) {
+        issues.push({ ...at, path: '', problem: APP_ONLY_REASON, action: 'left_out' });
+        continue;
+      }
       if (seen.has(key)) {
         issues.push({
           ...at,

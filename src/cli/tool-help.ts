@@ -7,6 +7,7 @@ import type { Tool } from '../client/index.js';
 // The CLI's one terminal-safe text filter; the commands' own messages use it through `terminalSafe` below.
 import { terminalText } from '../internal/terminal-text.js';
 import { unknownToolHint } from '../internal/tool-names.js';
+import { APP_ONLY_REASON } from '../protocol/apps-ui.js';
 import { pointer } from './argument-schema.js';
 
 function safeText(text: string): string {
@@ -163,11 +164,13 @@ export function formatParameters(tool: Tool): string {
 
 /**
  * `tools`: each tool as `name(a, b)`, its description (3 lines), and one line per parameter; then the
- * tools left out, a tool that drifted from its pin marked as such (named by its changed parts only).
+ * tools left out, a tool that drifted from its pin marked as such (named by its changed parts only);
+ * then the app-only tools (MCP Apps), callable but never offered to a model.
  */
 export function formatToolList(
   tools: readonly Tool[],
   excluded: ReadonlyArray<{ name: string; reason: string; drift?: unknown }>,
+  appOnly: readonly Tool[] = [],
 ): string {
   const lines: string[] = [];
   for (const tool of tools) {
@@ -188,6 +191,7 @@ export function formatToolList(
     const mark = item.drift === undefined ? '(left out)' : '(drifted from its pin, left out)';
     lines.push(`${mark} ${oneLine(item.name, MAX_NAME)}: ${safeText(item.reason)}`);
   }
+  for (const tool of appOnly) lines.push(`(app-only) ${oneLine(tool.name, MAX_NAME)}: ${APP_ONLY_REASON}`);
   if (lines.length === 0) lines.push('(no tools)');
   return `${lines.join('\n')}\n`;
 }

@@ -20,9 +20,10 @@ export class ToolCatalog {
   store(checked: ListedTools, last: Record<string, unknown>, now: number): ToolList {
     this.#headerParams = checked.headerParams;
     this.#excluded = new Map(checked.excluded.map((e) => [e.name, e]));
-    this.#known = new Map(checked.tools.map((t) => [t.name, t]));
+    this.#known = new Map([...checked.tools, ...checked.appOnly].map((t) => [t.name, t]));
     const list: ToolList = {
       tools: checked.tools,
+      appOnly: checked.appOnly,
       excluded: checked.excluded,
       digests: checked.digests,
       listDigest: checked.listDigest,
@@ -62,7 +63,7 @@ export class ToolCatalog {
     return this.#cached === undefined ? undefined : this.#cached.list.tools.map((t) => t.name);
   }
 
-  /** The definition of `name` in the last list (its schema, for `validateArguments`), if it was usable. */
+  /** The definition of `name` in the last list (its schema, for `validateArguments`), if it was usable or app-only. */
   tool(name: string): Tool | undefined {
     return this.#known?.get(name);
   }

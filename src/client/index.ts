@@ -17,6 +17,7 @@ export type {
   ToolPinsConfig,
 } from '../config/tool-policy.js';
 export { isMcpError, McpError } from '../errors/index.js';
+export { isAppOnly, toolVisibility, uiResourceUri } from '../protocol/apps-ui.js';
 export { callToolOnce, connect, withClient } from './api.js';
 export type { ApprovalHandler, ApprovalRequest } from './approval.js';
 export type { CallOptions, CallToolOptions, ListToolsOptions, Progress } from './call-options.js';

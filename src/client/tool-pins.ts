@@ -3,10 +3,13 @@
  * its pin is moved to `excluded` with the reason (what is listed is callable, what is excluded is
  * refused), a pinned tool the server no longer lists is added there too, and every listed tool gets its
  * digest. A drifted tool is named with the parts that changed, never their text: the new text is what a
- * rug pull would want a model to read.
+ * rug pull would want a model to read. An app-only tool (MCP Apps: `_meta.ui.visibility` without
+ * `"model"`, see protocol/apps-ui.ts) that passes the filter and its pin goes to `appOnly`: callable, but
+ * in no model-facing list, since every such list is built from `tools`.
  */
 import type { NormalizedCommon } from '../config/index.js';
 import { TOOL_PARTS, type ToolPart, type ToolPin } from '../config/tool-policy.js';
+import { isAppOnly } from '../protocol/apps-ui.js';
 import { listDigest, toolDigest } from './tool-digest.js';
 import { filterReason } from './tool-filter.js';
 import type { CheckedTools } from './tools.js';
@@ -14,6 +17,8 @@ import type { ExcludedTool, Tool, ToolDigest, ToolDrift } from './types.js';
 
 /** A checked list with the policy applied and the digests of what is left. */
 export interface ListedTools extends CheckedTools {
+  /** Usable tools that are app-only: callable by name, kept out of `tools` (see `ToolList.appOnly`). */
+  appOnly: Tool[];
   digests: Record<string, ToolDigest>;
   listDigest: string;
 }
@@ -46,6 +51,7 @@ export function driftReason(drift: ToolDrift): string {
 /** Applies the config's `tools` filter and `pin` to a checked list. Never throws on server data. */
 export function applyToolPolicy(checked: CheckedTools, policy: Policy): ListedTools {
   const tools: Tool[] = [];
+  const appOnly: Tool[] = [];
   const excluded: ExcludedTool[] = [...checked.excluded];
   const digests: Record<string, ToolDigest> = {};
   const seen = new Set<string>(checked.excluded.map((e) => e.name));
@@ -70,6 +76,10 @@ export function applyToolPolicy(checked: CheckedTools, policy: Policy): ListedTo
       excluded.push({ name: tool.name, reason: driftReason(drift), drift });
       continue;
     }
+    if (isAppOnly(tool)) {
+      appOnly.push(tool);
+      continue;
+    }
     Object.defineProperty(digests, tool.name, {
       value: digest,
       enumerable: true,
@@ -83,6 +93,7 @@ export function applyToolPolicy(checked: CheckedTools, policy: Policy): ListedTo
     const drift: ToolDrift = { changed: [], missing: true };
     excluded.push({ name, reason: driftReason(drift), drift });
   }
-  const headerParams = new Map([...checked.headerParams].filter(([name]) => Object.hasOwn(digests, name)));
-  return { tools, excluded, headerParams, digests, listDigest: listDigest(digests) };
+  const callable = new Set([...tools, ...appOnly].map((t) => t.name));
+  const headerParams = new Map([...checked.headerParams].filter(([name]) => callable.has(name)));
+  return { tools, appOnly, excluded, headerParams, digests, listDigest: listDigest(digests) };
 }

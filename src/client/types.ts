@@ -71,7 +71,15 @@ export interface ToolDigest {
 
 /** `listToolsDetailed()`: the usable tools, the excluded ones, and the 2026 cache hints of the last page. */
 export interface ToolList {
+  /** The usable tools a model may be offered: every model-facing output is built from these. */
   tools: Tool[];
+  /**
+   * Usable tools that are app-only (MCP Apps: `_meta.ui.visibility` without `"model"`, see `isAppOnly`):
+   * callable by name (`callTool`), never in `tools`, so never offered to a model. Not in `excluded`,
+   * whose tools are refused at call.
+   */
+  appOnly: Tool[];
+  /** Tools left out and refused at call: malformed, filtered by the config's `tools`, drifted from a pin. */
   excluded: ExcludedTool[];
   /** The digests of each tool in `tools`, by name (`toolDigest`). */
   digests: Record<string, ToolDigest>;

@@ -125,7 +125,8 @@ async function checkToolName(client: Client, name: string, listWith: string): Pr
     if (isMcpError(error) && error.kind === 'rpc') return undefined;
     throw error;
   }
-  const tool = list.tools.find((t) => t.name === name);
+  // An app-only tool (MCP Apps) is kept from models, not from a person or code calling it by name.
+  const tool = list.tools.find((t) => t.name === name) ?? list.appOnly.find((t) => t.name === name);
   if (tool !== undefined || list.excluded.some((t) => t.name === name)) return tool;
   const names = list.tools.map((t) => t.name);
   throw unknownTool(name, names, listWith);

@@ -23,7 +23,9 @@ Example: autos-mcp tools -- autos-mcp demo-server`,
       throw new UsageError(`unexpected argument ${JSON.stringify(target.words[0])}`);
     return withServer(target, io, async (client) => {
       const list = await client.listToolsDetailed();
-      io.stdout.write(args.json ? `${JSON.stringify(list)}\n` : formatToolList(list.tools, list.excluded));
+      io.stdout.write(
+        args.json ? `${JSON.stringify(list)}\n` : formatToolList(list.tools, list.excluded, list.appOnly),
+      );
       return EXIT.ok;
     });
   },
