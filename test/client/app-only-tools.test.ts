@@ -18,6 +18,7 @@ import {
   type Client,
   connect,
   isAppOnly,
+  isErrorKind,
   type Tool,
   toolVisibility,
   uiResourceUri,
@@ -112,6 +113,25 @@ describe('the client keeps app-only tools apart', () => {
   });
 });
 
+describe('the config still rules an app-only tool', () => {
+  test('a denied app-only tool is excluded and refused before anything is sent', async () => {
+    const denied = await connect({ ...server(), tools: { deny: ['refresh_chart'] } });
+    try {
+      const list = await denied.listToolsDetailed();
+      assert.deepEqual(list.appOnly, []);
+      assert.deepEqual(
+        list.excluded.map((e) => e.name),
+        ['refresh_chart'],
+      );
+      const calls = log();
+      await assert.rejects(denied.callTool('refresh_chart'), (e) => isErrorKind(e, 'invalid_tool'));
+      assert.equal(log(), calls, 'nothing reached the server');
+    } finally {
+      await denied.close();
+    }
+  });
+});
+
 describe('model-facing outputs leave app-only tools out', () => {
   test('OpenAI, Anthropic and AI SDK definitions from the client', async () => {
     const chat = await openaiChatTools(await client.listTools());
@@ -197,4 +217,32 @@ describe('the CLI', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /refresh_chart ran/);
   });
+});
+
+describe('an MCP Apps server on the official SDK v2 (as ext-apps registerAppTool makes one)', () => {
+  for (const protocolVersion of ['2025-11-25', '2026-07-28'] as const) {
+    test(`${protocolVersion}: the app-only tool is apart, callable, and its resourceUri is data`, async () => {
+      const sdk = await connect(fixture('apps-sdk-server.mjs', [], { protocolVersion }));
+      try {
+        const list = await sdk.listToolsDetailed();
+        assert.deepEqual(
+          list.tools.map((t) => t.name),
+          ['get-time'],
+        );
+        assert.deepEqual(
+          list.appOnly.map((t) => t.name),
+          ['poll-time'],
+        );
+        assert.equal(uiResourceUri(list.appOnly[0]), 'ui://get-time/mcp-app.html');
+        assert.deepEqual(
+          openaiChatTools(await sdk.listTools()).tools.map((t) => t.function.name),
+          ['get-time'],
+        );
+        const result = await sdk.callTool('poll-time');
+        assert.equal(textOf(result as { content: [] }), 'polled');
+      } finally {
+        await sdk.close();
+      }
+    });
+  }
 });
