@@ -35,6 +35,7 @@ test('the public export list is exactly this (additions are deliberate)', () => 
     'Session',
     'callToolOnce',
     'connect',
+    'isAppOnly',
     'isErrorKind',
     'isInputRequired',
     'isMcpError',
@@ -42,6 +43,8 @@ test('the public export list is exactly this (additions are deliberate)', () => 
     'structuredOf',
     'textOf',
     'toolDigest',
+    'toolVisibility',
+    'uiResourceUri',
     'withClient',
   ]);
 });
