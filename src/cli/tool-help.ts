@@ -7,7 +7,6 @@ import type { Tool } from '../client/index.js';
 // The CLI's one terminal-safe text filter; the commands' own messages use it through `terminalSafe` below.
 import { terminalText } from '../internal/terminal-text.js';
 import { unknownToolHint } from '../internal/tool-names.js';
-import { APP_ONLY_REASON } from '../protocol/apps-ui.js';
 import { pointer } from './argument-schema.js';
 
 function safeText(text: string): string {
@@ -191,7 +190,8 @@ export function formatToolList(
     const mark = item.drift === undefined ? '(left out)' : '(drifted from its pin, left out)';
     lines.push(`${mark} ${oneLine(item.name, MAX_NAME)}: ${safeText(item.reason)}`);
   }
-  for (const tool of appOnly) lines.push(`(app-only) ${oneLine(tool.name, MAX_NAME)}: ${APP_ONLY_REASON}`);
+  for (const tool of appOnly)
+    lines.push(`(app-only) ${oneLine(tool.name, MAX_NAME)}: callable by name, never offered to a model`);
   if (lines.length === 0) lines.push('(no tools)');
   return `${lines.join('\n')}\n`;
 }

@@ -191,7 +191,7 @@ describe('the CLI', () => {
     );
     assert.equal(list.appOnly[0]?._meta?.['ui'] !== undefined, true);
     const text = await runMain(['tools', ...argv()]);
-    assert.match(text.stdout, /^\(app-only\) refresh_chart: app-only/m);
+    assert.match(text.stdout, /^\(app-only\) refresh_chart: callable by name, never offered to a model$/m);
   });
 
   test('types and types --tree type no app-only tool', async () => {
@@ -199,6 +199,11 @@ describe('the CLI', () => {
     assert.equal(module.code, 0, module.stderr);
     assert.match(module.stdout, /weather/);
     assert.doesNotMatch(module.stdout, /refresh_chart|refreshChart|RefreshChart/);
+    const json = await runMain(['types', '--json', ...argv()]);
+    assert.equal(json.code, 0, json.stderr);
+    const document = JSON.parse(json.stdout) as { tools: string[]; appOnly: string[] };
+    assert.deepEqual(document.tools.sort(), MODEL_NAMES);
+    assert.deepEqual(document.appOnly, ['refresh_chart']);
     const folder = path.join(dir, 'tree');
     const tree = await runMain(['types', '--tree', folder, '--name', 'apps', ...argv()]);
     assert.equal(tree.code, 0, tree.stderr);

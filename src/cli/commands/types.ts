@@ -63,7 +63,7 @@ async function types(parsed: Args<typeof TYPES_OPTIONS>, io: CliIo): Promise<num
   if (target.words.length > 0)
     throw new UsageError(`unexpected argument ${JSON.stringify(terminalSafe(target.words[0] ?? ''))}`);
   const out = parsed.out === undefined ? undefined : path.resolve(parsed.out);
-  const { source, names, excluded } = await withServer(target, io, async (client) => {
+  const { source, names, excluded, appOnly } = await withServer(target, io, async (client) => {
     const list = await client.listToolsDetailed();
     const tools = list.tools.flatMap((tool) => {
       const digest = Object.hasOwn(list.digests, tool.name) ? list.digests[tool.name] : undefined;
@@ -80,12 +80,13 @@ async function types(parsed: Args<typeof TYPES_OPTIONS>, io: CliIo): Promise<num
         compile,
       ),
     );
-    return { source: text, names: tools.map((t) => t.tool.name), excluded: list.excluded };
+    const appOnly = list.appOnly.map((t) => t.name);
+    return { source: text, names: tools.map((t) => t.tool.name), excluded: list.excluded, appOnly };
   });
   if (out !== undefined) writeWhole(out, source);
   else if (!parsed.json) io.stdout.write(source);
   if (parsed.json) {
-    const document = { tools: names, excluded, ...(out === undefined ? { source } : { out }) };
+    const document = { tools: names, excluded, appOnly, ...(out === undefined ? { source } : { out }) };
     io.stdout.write(`${JSON.stringify(document)}\n`);
   } else if (out !== undefined) {
     const count = names.length === 1 ? '1 tool' : `${names.length} tools`;
