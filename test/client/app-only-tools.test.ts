@@ -12,13 +12,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { aiTools } from '../../src/agents/ai/index.js';
-import { anthropicTools, openaiChatTools, openaiResponsesTools } from '../../src/agents/index.js';
+import {
+  anthropicTools,
+  openaiChatTools,
+  openaiResponsesTools,
+  runOpenAIChatToolCall,
+} from '../../src/agents/index.js';
 import { catalog } from '../../src/catalog/index.js';
 import {
   type Client,
   connect,
   isAppOnly,
   isErrorKind,
+  isMcpError,
   type Tool,
   toolVisibility,
   uiResourceUri,
@@ -142,6 +148,19 @@ describe('model-facing outputs leave app-only tools out', () => {
     assert.deepEqual(anthropic.tools.map((t) => t.name).sort(), MODEL_NAMES);
     const ai = await aiTools(client);
     assert.deepEqual(Object.keys(ai.tools).sort(), MODEL_NAMES);
+  });
+
+  test('a model that names the app-only tool anyway is refused; nothing reaches the server', async () => {
+    const { names } = openaiChatTools(await client.listTools());
+    const calls = log();
+    await assert.rejects(
+      runOpenAIChatToolCall(client, names, {
+        id: 'c1',
+        function: { name: 'refresh_chart', arguments: '{}' },
+      }),
+      (e) => isMcpError(e) && /not among the tools it was given/.test(e.message),
+    );
+    assert.equal(log(), calls);
   });
 
   test('a list from elsewhere that holds an app-only tool: left out with an issue', async () => {
