@@ -42,7 +42,7 @@ export interface Resource {
   [key: string]: unknown;
 }
 
-/** A parameterized resource (`resources/templates/list`): `uriTemplate` is an RFC 6570 template. */
+/** A parameterized resource (`resources/templates/list`): `uriTemplate` is a URI template (`{name}` placeholders). */
 export interface ResourceTemplate {
   uriTemplate: string;
   name: string;
