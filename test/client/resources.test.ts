@@ -8,6 +8,11 @@ import { after, before, describe, it } from 'node:test';
 import { type Client, connect, McpError, session } from '../../src/index.js';
 import { EVERYTHING, ROOT } from '../catalog/helpers.js';
 
+const MODERN = {
+  command: process.execPath,
+  args: [path.join(ROOT, 'test/fixtures/modern-resources.mjs')],
+  protocolVersion: '2026-07-28' as const,
+};
 const HOSTILE = { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/hostile-resources.mjs')] };
 
 describe('resources and prompts on server-everything (2025-11-25)', () => {
@@ -147,5 +152,48 @@ describe('resources and prompts from a hostile server', () => {
       got.excluded.map((e) => e.reason),
       ['role is not user or assistant', 'the message is not an object'],
     );
+  });
+});
+
+describe('resources and prompts at 2026-07-28', () => {
+  it('follows an empty-string cursor, reads through MRTR with a handler, gets a prompt', async () => {
+    const client = await connect(MODERN, {
+      onElicitation: async () => ({ action: 'accept', content: {} }),
+    });
+    try {
+      assert.equal(client.protocolVersion, '2026-07-28');
+      const { resources } = await client.listResources();
+      assert.deepEqual(
+        resources.map((r) => r.uri),
+        ['plain://a', 'secret://note'],
+      );
+      assert.equal((await client.listResourceTemplates()).resourceTemplates[0]?.uriTemplate, 'plain://{id}');
+      const secret = await client.readResource('secret://note');
+      assert.deepEqual(secret.contents, [{ uri: 'secret://note', text: 'accept:read-1' }]);
+      assert.deepEqual(
+        (await client.listPrompts()).prompts.map((p) => p.name),
+        ['greet'],
+      );
+      const got = await client.getPrompt('greet', { who: 'Ada' });
+      assert.ok(got.messages[0]?.content.type === 'text' && got.messages[0].content.text === 'Hello Ada');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('input_required without a handler is a delivered protocol error, not a half result', async () => {
+    const client = await connect(MODERN);
+    try {
+      await assert.rejects(client.readResource('secret://note'), (error: unknown) => {
+        assert.ok(error instanceof McpError);
+        assert.equal(error.kind, 'protocol');
+        assert.equal(error.delivery, 'delivered');
+        assert.match(error.message, /asked for input \(input_required\)/);
+        return true;
+      });
+      assert.equal((await client.readResource('plain://b')).contents.length, 1);
+    } finally {
+      await client.close();
+    }
   });
 });
