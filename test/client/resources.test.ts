@@ -138,6 +138,15 @@ describe('resources and prompts from a hostile server', () => {
     ]);
   });
 
+  it('timeoutMs is honoured: a prompt that never comes is a timeout that may have run', async () => {
+    await assert.rejects(client.getPrompt('hang', {}, { timeoutMs: 150 }), (error: unknown) => {
+      assert.ok(error instanceof McpError);
+      assert.equal(error.kind, 'timeout');
+      assert.equal(error.delivery, 'unknown');
+      return true;
+    });
+  });
+
   it('malformed contents and messages are left out; an unknown block is UnknownContent', async () => {
     const read = await client.readResource('x://r/1');
     assert.equal(read.contents.length, 2);
