@@ -75,6 +75,13 @@ describe('resources and prompts on the command line', () => {
     assert.equal(json.messages[0].role, 'user');
   });
 
+  test('a server without resources/templates/list still lists its resources', async () => {
+    const only = ['--', process.execPath, path.join(ROOT, 'test/fixtures/resources-only.mjs')];
+    const run = await runMain(['resources', ...only]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, 'only://one  one\n');
+  });
+
   test('usage errors: no uri, no prompt name, a word that is not key=value', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['read', ...EVERYTHING], /^read needs the uri of a resource/],

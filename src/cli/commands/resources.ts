@@ -1,4 +1,5 @@
 /** `autos-mcp resources <target>`: every resource and resource template of the server (all pages). */
+import { RpcError } from '../../errors/index.js';
 import { defineCommand } from '../command.js';
 import { resolveTarget, withServer } from '../connection.js';
 import { EXIT } from '../exit.js';
@@ -6,6 +7,8 @@ import { TARGET_HELP } from '../help.js';
 import { TARGET_OPTIONS } from '../options.js';
 import { formatResources } from '../resource-text.js';
 import { UsageError } from '../usage-error.js';
+
+const METHOD_NOT_FOUND = -32601;
 
 export const resourcesCommand = defineCommand({
   name: 'resources',
@@ -24,7 +27,12 @@ Example: autos-mcp resources -- npx -y @modelcontextprotocol/server-everything`,
       throw new UsageError(`unexpected argument ${JSON.stringify(target.words[0])}`);
     return withServer(target, io, async (client) => {
       const list = await client.listResources();
-      const templates = await client.listResourceTemplates();
+      // A server with resources but no templates may not know the method at all (-32601): no templates.
+      const templates = await client.listResourceTemplates().catch((error: unknown) => {
+        if (error instanceof RpcError && error.code === METHOD_NOT_FOUND)
+          return { resourceTemplates: [], excluded: [] };
+        throw error;
+      });
       io.stdout.write(
         args.json
           ? `${JSON.stringify({
