@@ -92,7 +92,10 @@ describe('resources and prompts on server-everything (2025-11-25)', () => {
       assert.ok(prompts.some((p) => p.name === 'simple-prompt'));
       const simple = await lazy.getPrompt('simple-prompt');
       assert.ok(simple.messages.length > 0);
-      assert.ok((await lazy.listResources()).resources.length > 0);
+      const { resources } = await lazy.listResources();
+      const first = resources[0];
+      assert.ok(first);
+      assert.equal((await lazy.readResource(first.uri)).contents[0]?.uri, first.uri);
       assert.ok((await lazy.listResourceTemplates()).resourceTemplates.length > 0);
     } finally {
       await lazy.close();
