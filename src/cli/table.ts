@@ -14,6 +14,10 @@ import { guideCommand } from './commands/guide.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { pinCommand } from './commands/pin.js';
+import { promptCommand } from './commands/prompt.js';
+import { promptsCommand } from './commands/prompts.js';
+import { readCommand } from './commands/read.js';
+import { resourcesCommand } from './commands/resources.js';
 import { runCommand } from './commands/run.js';
 import { searchCommand } from './commands/search.js';
 import { serversCommand } from './commands/servers.js';
@@ -25,6 +29,10 @@ export const COMMANDS: readonly Command[] = [
   toolsCommand,
   callCommand,
   discoverCommand,
+  resourcesCommand,
+  readCommand,
+  promptsCommand,
+  promptCommand,
   searchCommand,
   describeCommand,
   runCommand,

@@ -55,7 +55,8 @@ function commonProblem(block: Fields): string | undefined {
   return undefined;
 }
 
-function resourceProblem(resource: unknown): string | undefined {
+/** Why `resource` is not text or blob resource contents, or undefined when it is. */
+export function resourceProblem(resource: unknown): string | undefined {
   if (!isObject(resource)) return 'resource is not an object';
   if (!isString(resource['uri'])) return 'resource.uri is not a string';
   if (!optional(resource, 'mimeType', isString)) return 'resource.mimeType is not a string';

@@ -15,6 +15,7 @@ import { checkBeforeSending, listFirstFailure } from './call-checks.js';
 import type { CallOptions, CallToolOptions, ListToolsOptions } from './call-options.js';
 import { checkCallResult } from './call-result.js';
 import type { ToolCatalog } from './catalog.js';
+import type { CloseReport } from './close-report.js';
 import type { Engine } from './engine.js';
 import { discoverModern } from './lifecycle.js';
 import type { McpClient } from './mcp-client.js';
@@ -22,6 +23,7 @@ import { runWithInput } from './mrtr.js';
 import { type Negotiated, revise } from './negotiated.js';
 import type { ConnectOptions } from './options.js';
 import { modernPinRefused } from './pinned-revision.js';
+import { ResourceMethods } from './resource-methods.js';
 import { applyBudget, budgetOf } from './result-budget.js';
 import { filterRefusal } from './tool-filter.js';
 import { applyToolPolicy, pinOf } from './tool-pins.js';
@@ -39,19 +41,7 @@ import {
 
 const log = debugLog;
 
-/** What `close()` found: late answers dropped, and for a local server process how it ended. */
-export interface CloseReport {
-  /** Late answers (to requests that had timed out or were cancelled) that were dropped. */
-  lateResponsesDropped: number;
-  /** The local server process, when the connection ran one: how it ended and whether anything is left. */
-  process?: ProcessReport;
-  /**
-   * Present when the server was started twice: under `auto` its first process ended on the
-   * `server/discover` probe (as servers on the Rust SDK do before `initialize`), and it was started once
-   * more in legacy mode. How that first process ended; no call of the caller's went to it.
-   */
-  probeRestart?: ProcessReport;
-}
+export type { CloseReport } from './close-report.js';
 
 /** The parts `connect()` assembles a client from. */
 interface ClientParts {
@@ -73,7 +63,10 @@ interface ClientParts {
  * `callTool` resolves to: `CallToolResult` for a client connected with a config that pins 2025-11-25 (or
  * names no `protocolVersion`), where no `input_required` result can come back; else `ToolCallOutcome`.
  */
-export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> implements McpClient<Outcome> {
+export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome>
+  extends ResourceMethods
+  implements McpClient<Outcome>
+{
   readonly #engine: Engine;
   readonly #wire: Wire;
   readonly #connection: Connection;
@@ -89,6 +82,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome> implement
   #modernAnswered = false; // a 2026 request was answered: the server speaks 2026-07-28 (`#pinned`)
 
   private constructor(parts: ClientParts) {
+    super();
     this.#engine = parts.engine;
     this.#wire = parts.wire;
     this.#connection = parts.connection;

@@ -37,6 +37,22 @@ export type {
 } from './content-blocks.js';
 export type { McpClient } from './mcp-client.js';
 export type { ConnectOptions, HandlerContext } from './options.js';
+export type { ResourceMethods } from './resource-methods.js';
+export type {
+  ExcludedEntry,
+  GetPromptResult,
+  ListOptions,
+  Prompt,
+  PromptArgument,
+  PromptList,
+  PromptMessage,
+  ReadResourceResult,
+  Resource,
+  ResourceContents,
+  ResourceList,
+  ResourceTemplate,
+  ResourceTemplateList,
+} from './resource-types.js';
 export { toolDigest } from './tool-digest.js';
 export {
   type CallToolResult,

@@ -80,20 +80,25 @@ export const DEFAULT_MAX_PAGES = 100;
 
 export type PageFetcher = (cursor: string | undefined) => Promise<Record<string, unknown>>;
 
-/** Follows `nextCursor` to the end, bounded by `maxPages`; a cursor seen twice is a protocol error. */
+/**
+ * Follows `nextCursor` to the end, bounded by `maxPages`; a cursor seen twice is a protocol error. `method`
+ * and `key` name the list (`tools/list` and `tools` by default; resources and prompts use the same seam).
+ */
 export async function fetchAllPages(
   fetchPage: PageFetcher,
   target: string,
   maxPages: number,
+  method = 'tools/list',
+  key = 'tools',
 ): Promise<{ items: unknown[]; last: Record<string, unknown> }> {
   const items: unknown[] = [];
   const cursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < maxPages; page++) {
     const result = await fetchPage(cursor);
-    const list = result['tools'];
+    const list = result[key];
     if (!Array.isArray(list)) {
-      throw new McpError('protocol', `tools/list on ${target}: the result has no tools array`, {
+      throw new McpError('protocol', `${method} on ${target}: the result has no ${key} array`, {
         delivery: 'delivered',
       });
     }
@@ -102,14 +107,14 @@ export async function fetchAllPages(
     // A missing cursor is the end; an empty string is a valid cursor in 2026 (S26/server/utilities/pagination).
     if (next === undefined || next === null) return { items, last: result };
     if (typeof next !== 'string') {
-      throw new McpError('protocol', `tools/list on ${target}: nextCursor is not a string`, {
+      throw new McpError('protocol', `${method} on ${target}: nextCursor is not a string`, {
         delivery: 'delivered',
       });
     }
     if (cursors.has(next)) {
       throw new McpError(
         'protocol',
-        `tools/list on ${target}: the server repeated a cursor (pagination loop)`,
+        `${method} on ${target}: the server repeated a cursor (pagination loop)`,
         {
           delivery: 'delivered',
         },
@@ -118,7 +123,7 @@ export async function fetchAllPages(
     cursors.add(next);
     cursor = next;
   }
-  throw new McpError('protocol', `tools/list on ${target}: more than ${maxPages} pages`, {
+  throw new McpError('protocol', `${method} on ${target}: more than ${maxPages} pages`, {
     delivery: 'delivered',
   });
 }

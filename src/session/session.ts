@@ -9,6 +9,14 @@ import type { CallOptions, CallToolOptions, ListToolsOptions } from '../client/c
 import type { Client, CloseReport } from '../client/client.js';
 import type { McpClient } from '../client/mcp-client.js';
 import type { ConnectOptions } from '../client/options.js';
+import type {
+  GetPromptResult,
+  ListOptions,
+  PromptList,
+  ReadResourceResult,
+  ResourceList,
+  ResourceTemplateList,
+} from '../client/resource-types.js';
 import type { CallToolResult, LegacyVersion, Tool, ToolCallOutcome, ToolList } from '../client/types.js';
 import { mergeConfig, type ServerConfig } from '../config/index.js';
 import { McpError } from '../errors/index.js';
@@ -82,6 +90,30 @@ export class Session<Outcome extends ToolCallOutcome = ToolCallOutcome> implemen
     options?: CallOptions,
   ): Promise<Record<string, unknown>> {
     return (await this.client()).request(method, params, options);
+  }
+
+  async listResources(options?: ListOptions): Promise<ResourceList> {
+    return (await this.client()).listResources(options);
+  }
+
+  async listResourceTemplates(options?: ListOptions): Promise<ResourceTemplateList> {
+    return (await this.client()).listResourceTemplates(options);
+  }
+
+  async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
+    return (await this.client()).readResource(uri, options);
+  }
+
+  async listPrompts(options?: ListOptions): Promise<PromptList> {
+    return (await this.client()).listPrompts(options);
+  }
+
+  async getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options?: CallOptions,
+  ): Promise<GetPromptResult> {
+    return (await this.client()).getPrompt(name, args, options);
   }
 
   /** Ends the connection, if one was opened; the session cannot be used afterwards. */

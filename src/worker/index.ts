@@ -7,6 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { Progress } from '../client/call-options.js';
+import type {
+  GetPromptResult,
+  PromptList,
+  ReadResourceResult,
+  ResourceList,
+  ResourceTemplateList,
+} from '../client/resource-types.js';
 import type { Tool, ToolCallOutcome } from '../client/types.js';
 import { durationMs } from '../config/durations.js';
 import { checkConfigData, type ServerConfig, snapshotPlainData } from '../config/index.js';
@@ -146,6 +153,63 @@ export async function callTool(
   };
   const what = `callTool ${name} on ${label(id)}`;
   return (await dispatch({ id, op: 'callTool', what, fields }, control(options))) as ToolCallOutcome;
+}
+
+/** Every resource of the worker's server (all pages, bounded; malformed entries in `excluded`). */
+export async function listResources(id: string, options: WorkerCallOptions = {}): Promise<ResourceList> {
+  return (await simple(id, 'listResources', options)) as ResourceList;
+}
+
+/** Every resource template of the worker's server (all pages, bounded). */
+export async function listResourceTemplates(
+  id: string,
+  options: WorkerCallOptions = {},
+): Promise<ResourceTemplateList> {
+  return (await simple(id, 'listResourceTemplates', options)) as ResourceTemplateList;
+}
+
+/** Every prompt of the worker's server (all pages, bounded). */
+export async function listPrompts(id: string, options: WorkerCallOptions = {}): Promise<PromptList> {
+  return (await simple(id, 'listPrompts', options)) as PromptList;
+}
+
+/** Reads one resource in the worker (`resources/read`). */
+export async function readResource(
+  id: string,
+  uri: string,
+  options: WorkerCallOptions = {},
+): Promise<ReadResourceResult> {
+  checkId(id, 'readResource');
+  if (typeof uri !== 'string' || uri === '')
+    throw new McpError('config', 'readResource needs a resource uri');
+  const what = `readResource on ${label(id)}`;
+  const fields = { uri, ...budgetField(options.timeoutMs) };
+  return (await dispatch({ id, op: 'readResource', what, fields }, control(options))) as ReadResourceResult;
+}
+
+/** Gets one prompt in the worker (`prompts/get`); every argument value must be a string. */
+export async function getPrompt(
+  id: string,
+  name: string,
+  args: Record<string, string> = {},
+  options: WorkerCallOptions = {},
+): Promise<GetPromptResult> {
+  checkId(id, 'getPrompt');
+  if (typeof name !== 'string' || name === '') throw new McpError('config', 'getPrompt needs a prompt name');
+  const checked = snapshotPlainData(args, 'arguments');
+  if (!checked.ok) throw new McpError('config', `getPrompt ${name}: ${checked.reason}`);
+  const fields = { name, args: checked.value as Record<string, unknown>, ...budgetField(options.timeoutMs) };
+  const what = `getPrompt ${name} on ${label(id)}`;
+  return (await dispatch({ id, op: 'getPrompt', what, fields }, control(options))) as GetPromptResult;
+}
+
+function simple(
+  id: string,
+  op: 'listResources' | 'listResourceTemplates' | 'listPrompts',
+  options: WorkerCallOptions,
+): Promise<unknown> {
+  const what = `${op} on ${label(checkId(id, op))}`;
+  return dispatch({ id, op, what, fields: budgetField(options.timeoutMs) }, control(options));
 }
 
 /** The worker's status: small plain data, never the config, arguments or results. */

@@ -51,7 +51,17 @@ export const DEFAULT_CALL_BUDGET_MS = 30_000;
 export const DEFAULT_CLOSE_BUDGET_MS = 5_000;
 
 /** What a request asks for. */
-export type Operation = 'listTools' | 'callTool' | 'status' | 'cancel' | 'close';
+export type Operation =
+  | 'listTools'
+  | 'callTool'
+  | 'listResources'
+  | 'listResourceTemplates'
+  | 'readResource'
+  | 'listPrompts'
+  | 'getPrompt'
+  | 'status'
+  | 'cancel'
+  | 'close';
 
 /** A caller's request to a worker. */
 export interface Request {
@@ -65,10 +75,12 @@ export interface Request {
   readonly sentAt: number;
   /** The caller's budget; absent: the worker's default (config `timeoutMs`, else 30 s). */
   readonly timeoutMs?: number;
-  /** callTool: the tool name. */
+  /** callTool, getPrompt: the tool or prompt name. */
   readonly name?: string;
-  /** callTool: the checked arguments. */
+  /** callTool, getPrompt: the checked arguments. */
   readonly args?: Record<string, unknown>;
+  /** readResource: the resource uri. */
+  readonly uri?: string;
   /** listTools: answer from the cached list while fresh. */
   readonly cache?: boolean;
   /** callTool: the caller wants progress updates. */

@@ -12,6 +12,7 @@ import type { CallOptions } from '../client/call-options.js';
 import type { Client, CloseReport } from '../client/client.js';
 import { type ErrorKind, isMcpError, McpError, type McpErrorData } from '../errors/index.js';
 import { endProcessGroup } from '../transport/stdio/index.js';
+import { perform } from './operations.js';
 import {
   ACCEPT_WINDOW_MS,
   ANNOUNCE,
@@ -136,8 +137,7 @@ requests.onmessage = (event: unknown) => {
     case 'close':
       void runClose(message);
       return;
-    case 'listTools':
-    case 'callTool':
+    default:
       void runCall(message);
       return;
   }
@@ -173,10 +173,7 @@ async function runCall(request: Request): Promise<void> {
       reply(request.reply, { t: 'progress', rid: request.rid, progress: { ...progress } });
   }
   try {
-    const value =
-      request.op === 'listTools'
-        ? await client.listTools({ ...options, ...(request.cache ? { cache: true } : {}) })
-        : await client.callTool(request.name ?? '', request.args ?? {}, options);
+    const value = await perform(client, request, options);
     clearTimeout(ack);
     current = undefined;
     reply(request.reply, { t: 'ok', rid: request.rid, value });

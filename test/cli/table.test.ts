@@ -38,15 +38,15 @@ describe('the command table', () => {
       [['settings', 'get', 'x', '--auth-token'], '--auth-token is an option of settings set'],
       [
         ['login', '--settings', 'x', 'https://h.example/mcp'],
-        '--settings is an option of tools, call, discover and types',
+        '--settings is an option of tools, call, discover, resources, read, prompts, prompt and types',
       ],
       [
         ['logout', '--config', 'f.json'],
-        '--config is an option of tools, call, discover, search, describe, run, types, servers and pin',
+        '--config is an option of tools, call, discover, resources, read, prompts, prompt, search, describe, run, types, servers and pin',
       ],
       [
         ['servers', '--plaintext-file'],
-        '--plaintext-file is an option of tools, call, discover, types and settings',
+        '--plaintext-file is an option of tools, call, discover, resources, read, prompts, prompt, types and settings',
       ],
       [['demo', '--timeout', '5'], 'demo takes no option --timeout'],
       [['demo-server', '--json'], 'demo-server takes no option --json'],
@@ -71,7 +71,10 @@ describe('the command table', () => {
   });
 
   test('ownersOf names a group by its own name only when all its subcommands take the option', () => {
-    assert.equal(ownersOf('--plaintext-file', COMMANDS), 'tools, call, discover, types and settings');
+    assert.equal(
+      ownersOf('--plaintext-file', COMMANDS),
+      'tools, call, discover, resources, read, prompts, prompt, types and settings',
+    );
     assert.equal(ownersOf('--reveal', COMMANDS), 'settings get');
   });
 
