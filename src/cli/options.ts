@@ -2,6 +2,7 @@
  * How options read their values (a flag, one value, a repeatable value), and the options several commands
  * share: the global ones and those of a server target. A command's own options live in its file.
  */
+import { MIN_RESULT_CHARS } from '../config/checks.js';
 import type { Option } from './command.js';
 import { UsageError } from './usage-error.js';
 
@@ -20,6 +21,16 @@ export function single<T>(
   read: (text: string) => T,
 ): Option<T | undefined> {
   return { names, value, description, initial: undefined, add: (_held, text) => read(text) };
+}
+
+/** A whole number from `min` to `max` (digits only: no sign, point or exponent). */
+export function wholeNumber(name: string, min: number, max: number): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max)
+      throw new UsageError(`${name} needs a whole number from ${min} to ${max}`);
+    return value;
+  };
 }
 
 /** A value that must not be empty. */
@@ -49,6 +60,14 @@ function pairs(
     },
   };
 }
+
+/** `--max-chars N`: the result budget of `call` and of each call inside `run` (the config's bounds). */
+export const MAX_CHARS = single(
+  ['--max-chars'],
+  '<n>',
+  `result budget in characters of its JSON (at least ${MIN_RESULT_CHARS}); more is cut, whole in a file`,
+  wholeNumber('--max-chars', MIN_RESULT_CHARS, 2 ** 31 - 1),
+);
 
 /** `--help`, `-h`, `--version`, `-V` and `--json`: taken by every command (`--json` not by demo-server). */
 export const GLOBAL_OPTIONS = {

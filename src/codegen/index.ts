@@ -6,6 +6,6 @@
 export { loadCompiler, MISSING_LIBRARY_MESSAGE, type SchemaCompiler } from './compiler.js';
 export { generateModule, type ModuleInput } from './module.js';
 export { generateTree, type TreeFile, type TreeInput } from './tree.js';
-export { MANIFEST, staleness, type TreeWrite, writeTree } from './tree-files.js';
+export { MANIFEST, staleness, type TreeWrite, writeTree, writeWhole } from './tree-files.js';
 export { serverFolder } from './tree-names.js';
 export type { ToolToType } from './typed-tools.js';

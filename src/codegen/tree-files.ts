@@ -149,8 +149,16 @@ function isMarked(file: string): boolean {
   }
 }
 
-/** Writes `file` through a temporary file beside it and a rename: a reader never sees half a file. */
-function writeWhole(file: string, text: string): void {
+/**
+ * Writes `file` through a temporary file beside it and a rename: a reader never sees half a file. A failure
+ * is a `config` error saying `<command> could not write <shown> (<code>)`.
+ */
+export function writeWhole(
+  file: string,
+  text: string,
+  command = 'autos-mcp types --tree',
+  shown: string = file,
+): void {
   const temporary = path.join(
     path.dirname(file),
     `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`,
@@ -161,7 +169,7 @@ function writeWhole(file: string, text: string): void {
   } catch (error) {
     rmSync(temporary, { force: true });
     const code = (error as NodeJS.ErrnoException).code ?? 'an error';
-    throw new McpError('config', `autos-mcp types --tree could not write ${file} (${code})`, {
+    throw new McpError('config', `${command} could not write ${shown} (${code})`, {
       cause: error,
     });
   }

@@ -5,13 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import * as code from '../../src/code/index.js';
-import { npmEnv } from '../helpers/npm.js';
-import { packageBuild } from '../helpers/package-build.js';
+import { installPacked } from '../helpers/package-build.js';
 
 test('autos-mcp/code exports exactly these', () => {
   assert.deepEqual(Object.keys(code).sort(), ['DEFAULT_LIMITS', 'runCode']);
@@ -22,16 +21,7 @@ test('from the packed tarball, runCode runs JavaScript and TypeScript against a 
 }, () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'autos-mcp-code-pack-'));
   try {
-    const { tarball } = packageBuild();
-    writeFileSync(
-      path.join(dir, 'package.json'),
-      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-    );
-    execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
-      cwd: dir,
-      stdio: 'ignore',
-      env: npmEnv(),
-    });
+    installPacked(dir);
     const script = `
       import { runCode } from 'autos-mcp/code';
       const catalog = { search: async () => [], describe: async () => ({}), call: async (ref, args) => ({ ref, args }) };

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +74,28 @@ export function packageBuild(): PackageBuild {
     own = buildPackage(stage);
   }
   return own;
+}
+
+/**
+ * The run's packed tarball installed without dev dependencies into `dir`, made an ES-module consumer
+ * project first, as a user installs the package. Returns the build (its `tarball` path, for checks of it).
+ */
+export function installPacked(dir: string): PackageBuild {
+  const build = packageBuild();
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
+  execFileSync(
+    'npm',
+    ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', build.tarball],
+    {
+      cwd: dir,
+      stdio: 'ignore',
+      env: npmEnv(),
+    },
+  );
+  return build;
 }
 
 // scripts/test-all.sh: builds into the directory given and prints the two assignments for the shell.

@@ -17,8 +17,7 @@ import * as api from '../../src/index.js';
 import * as servers from '../../src/servers/index.js';
 import * as transport from '../../src/transport/index.js';
 import { PACKAGE_VERSION } from '../../src/version.js';
-import { npmEnv } from '../helpers/npm.js';
-import { packageBuild } from '../helpers/package-build.js';
+import { installPacked } from '../helpers/package-build.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -133,16 +132,7 @@ test('the packed tarball installs without dev dependencies and its entry and bin
   try {
     // The run's build and pack (made once, from a private copy of the sources), not a rebuild of the
     // repository's dist/ under the tests that run it.
-    const { tarball } = packageBuild();
-    writeFileSync(
-      path.join(dir, 'package.json'),
-      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-    );
-    execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
-      cwd: dir,
-      stdio: 'ignore',
-      env: npmEnv(),
-    });
+    const { tarball } = installPacked(dir);
     const script = `
       import { callToolOnce } from 'autos-mcp';
       import { createMemoryPair } from 'autos-mcp/transport';

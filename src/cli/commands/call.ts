@@ -12,7 +12,6 @@ import {
   type Tool,
   type ToolCallOutcome,
 } from '../../client/index.js';
-import { MIN_RESULT_CHARS } from '../../config/checks.js';
 import type { PreparedResult } from '../../content/index.js';
 import { closestNames, FEW_TOOLS } from '../../internal/tool-names.js';
 import { terminalApprover } from '../approval-prompt.js';
@@ -24,24 +23,14 @@ import { EXIT } from '../exit.js';
 import { formatError, formatResult } from '../format.js';
 import { TARGET_HELP } from '../help.js';
 import type { CliIo } from '../io.js';
-import { single, TARGET_OPTIONS } from '../options.js';
+import { MAX_CHARS, TARGET_OPTIONS } from '../options.js';
 import { progressBar } from '../progress.js';
 import { coerceArguments } from '../tool-arguments.js';
 import { formatParameters, formatToolHelp, terminalSafe, unknownToolMessage } from '../tool-help.js';
 import { UsageError } from '../usage-error.js';
 
 const CALL_OPTIONS = {
-  maxChars: single(
-    ['--max-chars'],
-    '<n>',
-    `result budget in characters of its JSON (at least ${MIN_RESULT_CHARS}); more is cut, whole in a file`,
-    (text) => {
-      const n = Number(text);
-      if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(n) || n < MIN_RESULT_CHARS || n > 2 ** 31 - 1)
-        throw new UsageError(`--max-chars needs a whole number from ${MIN_RESULT_CHARS} to ${2 ** 31 - 1}`);
-      return n;
-    },
-  ),
+  maxChars: MAX_CHARS,
   ...TARGET_OPTIONS,
 } as const;
 

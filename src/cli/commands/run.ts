@@ -10,18 +10,9 @@ import { withCatalog } from '../configured-catalog.js';
 import { safe } from '../configured-target.js';
 import { EXIT } from '../exit.js';
 import type { CliIo } from '../io.js';
-import { CONFIGURED_OPTIONS, nonEmpty, single } from '../options.js';
+import { CONFIGURED_OPTIONS, MAX_CHARS, nonEmpty, single, wholeNumber } from '../options.js';
 import { terminalSafe } from '../tool-help.js';
 import { UsageError } from '../usage-error.js';
-
-function positiveInteger(name: string, max: number): (text: string) => number {
-  return (text) => {
-    const value = Number(text);
-    if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1 || value > max)
-      throw new UsageError(`${name} takes a whole number from 1 to ${max}`);
-    return value;
-  };
-}
 
 const RUN_OPTIONS = {
   ...CONFIGURED_OPTIONS,
@@ -40,20 +31,15 @@ const RUN_OPTIONS = {
     ['--timeout'],
     '<ms>',
     'deadline of the whole run (default 30000)',
-    positiveInteger('--timeout', 3_600_000),
+    wholeNumber('--timeout', 1, 3_600_000),
   ),
   memory: single(
     ['--memory'],
     '<MB>',
     'memory cap of the sandbox (default 64)',
-    positiveInteger('--memory', 4096),
+    wholeNumber('--memory', 1, 4096),
   ),
-  maxChars: single(
-    ['--max-chars'],
-    '<n>',
-    'budget of each tool result inside the run, in characters (over it: cut, the whole in a private file)',
-    positiveInteger('--max-chars', 1_000_000_000),
-  ),
+  maxChars: MAX_CHARS,
 } as const;
 
 type RunArgs = Args<typeof RUN_OPTIONS>;

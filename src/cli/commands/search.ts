@@ -10,17 +10,12 @@ import { withCatalog } from '../configured-catalog.js';
 import { safe } from '../configured-target.js';
 import { EXIT } from '../exit.js';
 import type { CliIo } from '../io.js';
-import { CONFIGURED_OPTIONS, single } from '../options.js';
+import { CONFIGURED_OPTIONS, single, wholeNumber } from '../options.js';
 import { UsageError } from '../usage-error.js';
 
 const SEARCH_OPTIONS = {
   ...CONFIGURED_OPTIONS,
-  limit: single(['--limit'], '<n>', 'most hits (1 to 1000, default 10)', (text) => {
-    const value = Number(text);
-    if (!/^\d+$/.test(text) || value < 1 || value > 1_000)
-      throw new UsageError('--limit takes a whole number from 1 to 1000');
-    return value;
-  }),
+  limit: single(['--limit'], '<n>', 'most hits (1 to 1000, default 10)', wholeNumber('--limit', 1, 1_000)),
   detail: single(
     ['--detail'],
     '<names|descriptions|full>',

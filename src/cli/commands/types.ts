@@ -3,10 +3,7 @@
  * (`src/codegen/`). The generator library is an optional peer dependency, loaded before anything is
  * started so a missing one costs no server start. The file is written whole or not at all.
  */
-import { randomBytes } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { McpError } from '../../client/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
 import { type Args, defineCommand } from '../command.js';
 import { resolveTarget, withServer } from '../connection.js';
@@ -57,7 +54,7 @@ async function types(parsed: Args<typeof TYPES_OPTIONS>, io: CliIo): Promise<num
   if (parsed.check || parsed.name !== undefined)
     throw new UsageError(`${parsed.check ? '--check' : '--name'} goes with --tree DIR`);
   // Loaded first: a missing library is reported before any server is started.
-  const { generateModule, loadCompiler } = await import('../../codegen/index.js');
+  const { generateModule, loadCompiler, writeWhole } = await import('../../codegen/index.js');
   const compile = await loadCompiler();
   const target = await resolveTarget(parsed, io);
   if (target.words.length > 0)
@@ -83,7 +80,7 @@ async function types(parsed: Args<typeof TYPES_OPTIONS>, io: CliIo): Promise<num
     const appOnly = list.appOnly.map((t) => t.name);
     return { source: text, names: tools.map((t) => t.tool.name), excluded: list.excluded, appOnly };
   });
-  if (out !== undefined) writeWhole(out, source);
+  if (out !== undefined) writeWhole(out, source, 'autos-mcp types', terminalSafe(out));
   else if (!parsed.json) io.stdout.write(source);
   if (parsed.json) {
     const document = { tools: names, excluded, appOnly, ...(out === undefined ? { source } : { out }) };
@@ -97,22 +94,4 @@ async function types(parsed: Args<typeof TYPES_OPTIONS>, io: CliIo): Promise<num
     io.stderr.write(`warning: ${count} left out (named in the module's header comment)\n`);
   }
   return 0;
-}
-
-/** Writes `file` through a temporary file beside it and a rename: a reader never sees half a module. */
-function writeWhole(file: string, text: string): void {
-  const temporary = path.join(
-    path.dirname(file),
-    `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`,
-  );
-  try {
-    writeFileSync(temporary, text, { flag: 'wx', mode: 0o644 });
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
-    throw new McpError('config', `autos-mcp types could not write ${terminalSafe(file)} (${code})`, {
-      cause: error,
-    });
-  }
 }
