@@ -67,6 +67,7 @@ export type {
   StdioServerConfig,
 } from './config/index.js';
 export { structuredOf, textOf } from './content/results.js';
+export { TASKS_EXTENSION, type TaskUpdate } from './extensions/index.js';
 export {
   type AnyMcpError,
   type AuthChallenge,

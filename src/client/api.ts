@@ -17,6 +17,7 @@ import {
 } from '../config/index.js';
 import { connectionFailed, connectionIsReady, debugNote, newConnectionId } from '../diagnostics/publish.js';
 import type { McpError } from '../errors/index.js';
+import { type TurnedOn, turnOn } from '../extensions/index.js';
 import type { Connection, ProcessReport } from '../transport/connection.js';
 import { deniedError, NO_APPROVER, needsApproval } from './approval.js';
 import type { CallOptions, CallToolOptions } from './call-options.js';
@@ -90,7 +91,9 @@ export async function connect(
   options: ConnectOptions = {},
 ): Promise<Client> {
   const readyMs = durationMs(options.timeoutMs, 'timeoutMs', Number.NaN, { positive: true });
-  return start(config, options, { startedAt: Date.now(), readyMs, firstStart: undefined });
+  // Checked before anything starts: a malformed extension id is `config`.
+  const extensions = turnOn(options.extensions);
+  return start(config, options, { startedAt: Date.now(), readyMs, firstStart: undefined, extensions });
 }
 
 /** One start of the connect phase: when it began, the caller's deadline, and an earlier start's end. */
@@ -100,6 +103,8 @@ interface StartRun {
   readyMs: number;
   /** How the first process ended, when `auto`'s probe ended it and this is the second start. */
   firstStart: ProcessReport | undefined;
+  /** The extensions turned on (`options.extensions`, checked). */
+  extensions: TurnedOn;
 }
 
 /**
@@ -142,8 +147,9 @@ async function start(
   });
   const wire = new Wire(engine, connection.traits, {
     clientInfo: settings.clientInfo,
-    capabilities: clientCapabilities(options),
+    capabilities: clientCapabilities(options, run.extensions.declared),
     target: settings.target,
+    claims: (method, resultType) => run.extensions.claims(method, resultType),
   });
   const stepOptions: CallOptions = {};
   if (options.signal) stepOptions.signal = options.signal;
@@ -162,7 +168,8 @@ async function start(
       openServerStream:
         connection.traits.serverStream &&
         negotiated.era === 'legacy' &&
-        Object.keys(wire.capabilities).length > 0,
+        // Only handlers make server requests answerable; an extension's declaration alone does not.
+        Object.keys(wire.capabilities).some((key) => key !== 'extensions'),
     });
     return Client.assemble({
       engine,
@@ -174,6 +181,7 @@ async function start(
       catalog,
       closeController,
       probeRestart: run.firstStart,
+      extensions: run.extensions,
     });
   } catch (error) {
     closeController.abort();
