@@ -1,13 +1,14 @@
 /**
- * Checks a value against one definition of the official MCP schema of a revision
- * (/work/shared/protocol/schema-<revision>.json, or the copy named by MCP_SCHEMA_DIR), with
- * `@cfworker/json-schema`. Returns the problems (empty: valid).
+ * Checks a value against one definition of the official MCP schema of a revision (the published
+ * `schema.json` of each revision, kept in test/fixtures/schemas/), with `@cfworker/json-schema`. Returns
+ * the problems (empty: valid).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Validator } from '@cfworker/json-schema';
 
-const DIR = process.env['MCP_SCHEMA_DIR'] ?? '/work/shared/protocol';
+const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/schemas');
 const cache = new Map<string, Record<string, unknown>>();
 
 function schemaOf(revision: '2025-11-25' | '2026-07-28'): Record<string, unknown> {
