@@ -36,25 +36,34 @@ import { filterRefusal } from './tool-filter.js';
 import type { CallToolResult, LegacyVersion, ToolCallOutcome } from './types.js';
 import { Wire } from './wire.js';
 
+/** The config's `extensions` with the option's (both checked already; together within the same bound). */
+function withConfigExtensions(settings: NormalizedCommon, options: ConnectOptions, own: TurnedOn): TurnedOn {
+  return settings.extensions === undefined
+    ? own
+    : turnOn([...settings.extensions, ...(options.extensions ?? [])]);
+}
+
 async function resolveConnection(
   config: ServerConfig | BaseServerConfig,
   options: ConnectOptions,
   connectionId: string,
-): Promise<{ settings: NormalizedCommon; connection: Connection }> {
+  own: TurnedOn,
+): Promise<{ settings: NormalizedCommon; connection: Connection; extensions: TurnedOn }> {
   if (options.connection !== undefined) {
-    return {
-      settings: normalizeBaseConfig(config, options.connection.target),
-      connection: options.connection,
-    };
+    const settings = normalizeBaseConfig(config, options.connection.target);
+    const extensions = withConfigExtensions(settings, options, own);
+    return { settings, connection: options.connection, extensions };
   }
   const normalized = normalizeConfig(config as ServerConfig);
+  // Before anything is opened: a bad union is `config` with nothing to clean up.
+  const extensions = withConfigExtensions(normalized, options, own);
   const connection = await openConnection(normalized, {
     auth: options.auth,
     dispatcher: options.dispatcher,
     resolveEnvFrom: envFromResolver(() => options.settings ?? defaultSettings()),
     connectionId,
   });
-  return { settings: normalized, connection };
+  return { settings: normalized, connection, extensions };
 }
 
 /**
@@ -118,7 +127,12 @@ async function start(
   run: StartRun,
 ): Promise<Client> {
   const connectionId = newConnectionId();
-  const { settings, connection } = await resolveConnection(config, options, connectionId);
+  const { settings, connection, extensions } = await resolveConnection(
+    config,
+    options,
+    connectionId,
+    run.extensions,
+  );
   const connectMs = Number.isNaN(run.readyMs) ? settings.connectTimeoutMs : run.readyMs;
   // Spawning and resolving the connection (and a first start, if any) count against the deadline too.
   const budget = new ReadyBudget(connectMs - (Date.now() - run.startedAt));
@@ -147,9 +161,9 @@ async function start(
   });
   const wire = new Wire(engine, connection.traits, {
     clientInfo: settings.clientInfo,
-    capabilities: clientCapabilities(options, run.extensions.declared),
+    capabilities: clientCapabilities(options, extensions.declared),
     target: settings.target,
-    claims: (method, resultType) => run.extensions.claims(method, resultType),
+    claims: (method, resultType) => extensions.claims(method, resultType),
   });
   const stepOptions: CallOptions = {};
   if (options.signal) stepOptions.signal = options.signal;
@@ -181,7 +195,7 @@ async function start(
       catalog,
       closeController,
       probeRestart: run.firstStart,
-      extensions: run.extensions,
+      extensions,
     });
   } catch (error) {
     closeController.abort();

@@ -5,12 +5,9 @@
  * declaration; what it sends back is handled as core protocol). Spec: S26/basic/versioning (extensions).
  */
 import { McpError } from '../errors/index.js';
-import { extensionIdProblem } from '../protocol/extension-id.js';
+import { extensionIdProblem, MAX_EXTENSIONS } from '../protocol/extension-id.js';
 import type { Extension } from './extension.js';
 import { tasksExtension } from './tasks/tasks.js';
-
-/** Most extensions one connection turns on. */
-export const MAX_EXTENSIONS = 32;
 
 /** The modules this client has, by id. */
 const MODULES: Readonly<Record<string, () => Extension>> = {
@@ -51,7 +48,7 @@ export class TurnedOn {
 export const NONE = new TurnedOn([]);
 
 /**
- * Checks `ids` (the `extensions` connect option) and builds their modules. Throws `kind: 'config'` naming
+ * Checks `ids` (the `extensions` connect option, with the config's) and builds their modules. Throws `kind: 'config'` naming
  * the first bad id (the `_meta` key rules with a prefix), before anything is started. Repeats count once.
  */
 export function turnOn(ids: unknown): TurnedOn {

@@ -13,6 +13,9 @@ const LABEL = '[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
 const NAME = '[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?';
 const EXTENSION_ID = new RegExp(`^${LABEL}(?:\\.${LABEL})*/${NAME}$`);
 
+/** Most extensions one connection turns on (the `extensions` option and config field together). */
+export const MAX_EXTENSIONS = 32;
+
 /** Why `id` is not a valid extension identifier, or undefined when it is one. */
 export function extensionIdProblem(id: unknown): string | undefined {
   if (typeof id !== 'string') return 'is not a string';

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { TASKS_EXTENSION, type TaskUpdate } from '../../../src/extensions/index.js';
-import { POLL_CEILING_MS, POLL_FLOOR_MS } from '../../../src/extensions/tasks/poll-delay.js';
+import { MAX_POLLS, POLL_CEILING_MS, POLL_FLOOR_MS } from '../../../src/extensions/tasks/poll-delay.js';
 import {
   type Client,
   type ConnectOptions,
@@ -17,6 +17,7 @@ import {
   isMcpError,
   type ServerConfig,
 } from '../../../src/index.js';
+import * as worker from '../../../src/worker/index.js';
 import { fixture, textOf } from '../../client/helpers.js';
 import { type RunningServer, startServer } from '../../client/http-servers.js';
 import { testClock } from '../../helpers/clock.js';
@@ -150,6 +151,28 @@ describe('followed to the end over stdio', () => {
   });
 });
 
+describe("the config's extensions", () => {
+  test('turn the extension on as the option does, also in a worker thread', async () => {
+    const config = { ...STDIO, extensions: [TASKS_EXTENSION] };
+    await using(config, {}, async (client) => {
+      assert.equal(textOf(await client.callTool('work', { text: 'config' })), 'done: config');
+    });
+    const id = await worker.open(config);
+    try {
+      assert.equal(textOf(await worker.callTool(id, 'work', { text: 'worker' })), 'done: worker');
+    } finally {
+      await worker.close(id);
+    }
+  });
+
+  test('a bad id in the config is config, before anything is started', async () => {
+    await assert.rejects(
+      connect({ command: '/nonexistent/autos-mcp-never', extensions: ['no-prefix'] }),
+      failsWith('config', 'not_sent', /extensions: "no-prefix" is not prefix\/name/),
+    );
+  });
+});
+
 describe('over Streamable HTTP', () => {
   let server: RunningServer;
   before(async () => {
@@ -204,6 +227,20 @@ describe('a hostile server', () => {
       assert.equal(methods.filter((m) => m === 'tasks/get').length, 4);
       assert.equal(methods.at(-1), 'tasks/cancel');
     });
+  });
+
+  test('a task that never ends and a call with no deadline: polls stop at the bound, the task is cancelled', async () => {
+    const clock = testClock();
+    await using(STDIO, { ...ON, clock }, async (client) => {
+      await assert.rejects(
+        client.callTool('forever', { interval: 0 }, { timeoutMs: Number.POSITIVE_INFINITY }),
+        failsWith('protocol', 'unknown', new RegExp(`still working after ${MAX_POLLS} polls`)),
+      );
+      const methods = (await seen(client)).map((r) => r.method);
+      assert.equal(methods.filter((m) => m === 'tasks/get').length, MAX_POLLS);
+      assert.equal(methods.at(-1), 'tasks/cancel');
+    });
+    assert.equal(clock.sleeps.length, MAX_POLLS);
   });
 
   test('pollIntervalMs 0 is never polled faster than the floor', async () => {
