@@ -118,6 +118,10 @@ describe('on the wire (scripted peer), checked against the official schemas', ()
       ];
       assert.deepEqual(capabilities, { extensions: { 'com.example/needed': {}, [TASKS_EXTENSION]: {} } });
       assert.deepEqual(schemaProblems('2026-07-28', 'ClientCapabilities', capabilities), []);
+      const definition = { 'tools/list': 'ListToolsRequest', 'tools/call': 'CallToolRequest' }[
+        (request as { method: string }).method
+      ];
+      if (definition !== undefined) assert.deepEqual(schemaProblems('2026-07-28', definition, request), []);
     }
   });
 
