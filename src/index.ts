@@ -79,6 +79,7 @@ export {
   type McpErrorData,
   type McpErrorOptions,
 } from './errors/index.js';
+export { TASKS_EXTENSION, type TaskUpdate } from './extensions/index.js';
 export type { ProtocolVersion, ProtocolVersionChoice } from './protocol/versions.js';
 export {
   type ConfigResolver,

@@ -15,6 +15,8 @@ import { checkTargetOptions, type TargetLine } from './target.js';
 export interface Target {
   readonly config: ServerConfig;
   readonly settings?: Settings;
+  /** The extensions to turn on (`--extension`). */
+  readonly extensions?: readonly string[];
 }
 
 /** A resolved target, with the words left once it was taken out and the configured server it named. */
@@ -36,6 +38,7 @@ export async function resolveTarget(
   checkTargetOptions(line, target.config);
   return {
     ...target,
+    ...(args.extensions === undefined || args.extensions.length === 0 ? {} : { extensions: args.extensions }),
     words: line.positionals,
     ...(line.configuredName === undefined ? {} : { configuredName: line.configuredName }),
   };
@@ -52,10 +55,11 @@ export async function withServer<T>(
   fn: (client: Client) => Promise<T>,
   extra: ConnectOptions = {},
 ): Promise<T> {
-  const { config, settings } = target;
+  const { config, settings, extensions } = target;
   const auth = await storedLogin(config, io);
   const options: ConnectOptions = {
     ...extra,
+    ...(extensions === undefined ? {} : { extensions }),
     ...(auth === undefined ? {} : { auth }),
     ...(settings === undefined ? {} : { settings }),
   };

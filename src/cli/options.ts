@@ -155,6 +155,16 @@ export const CONNECTION_OPTIONS = {
 /** The options of a configured server as a target (`autos-mcp servers` lists them). */
 export const CONFIGURED_OPTIONS = { configFile: CONFIG, trustProject: TRUST_PROJECT } as const;
 
+/** `--extension <id>` (repeatable): an extension to turn on; connect checks the id (a bad one is exit code 2). */
+export const EXTENSIONS: Option<readonly string[]> = {
+  names: ['--extension'],
+  value: '<id>',
+  repeatable: true,
+  description: 'turn on an extension for this connection (repeatable), e.g. io.modelcontextprotocol/tasks',
+  initial: [],
+  add: (held, text) => [...held, text],
+};
+
 /** The options of a server target (`tools`, `call`, `discover`, `types`): connection, settings, config files. */
 export const TARGET_OPTIONS = {
   ...CONNECTION_OPTIONS,
@@ -166,4 +176,5 @@ export const TARGET_OPTIONS = {
   ),
   plaintextFile: PLAINTEXT_FILE,
   ...CONFIGURED_OPTIONS,
+  extensions: EXTENSIONS,
 } as const;

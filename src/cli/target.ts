@@ -22,6 +22,8 @@ export interface TargetLine {
   readonly plaintextFile?: boolean;
   readonly configFile: string | undefined;
   readonly trustProject: boolean;
+  /** `--extension` ids, passed to connect as they are (it checks them). */
+  readonly extensions?: readonly string[];
   /** The configured server the target named (`NAME`, or `NAME` of `call NAME.TOOL`), once it is resolved. */
   configuredName?: string;
 }

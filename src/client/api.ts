@@ -17,6 +17,7 @@ import {
 } from '../config/index.js';
 import { connectionFailed, connectionIsReady, debugNote, newConnectionId } from '../diagnostics/publish.js';
 import type { McpError } from '../errors/index.js';
+import { type TurnedOn, turnOn } from '../extensions/index.js';
 import type { Connection, ProcessReport } from '../transport/connection.js';
 import { deniedError, NO_APPROVER, needsApproval } from './approval.js';
 import type { CallOptions, CallToolOptions } from './call-options.js';
@@ -35,25 +36,34 @@ import { filterRefusal } from './tool-filter.js';
 import type { CallToolResult, LegacyVersion, ToolCallOutcome } from './types.js';
 import { Wire } from './wire.js';
 
+/** The config's `extensions` with the option's (both checked already; together within the same bound). */
+function withConfigExtensions(settings: NormalizedCommon, options: ConnectOptions, own: TurnedOn): TurnedOn {
+  return settings.extensions === undefined
+    ? own
+    : turnOn([...settings.extensions, ...(options.extensions ?? [])]);
+}
+
 async function resolveConnection(
   config: ServerConfig | BaseServerConfig,
   options: ConnectOptions,
   connectionId: string,
-): Promise<{ settings: NormalizedCommon; connection: Connection }> {
+  own: TurnedOn,
+): Promise<{ settings: NormalizedCommon; connection: Connection; extensions: TurnedOn }> {
   if (options.connection !== undefined) {
-    return {
-      settings: normalizeBaseConfig(config, options.connection.target),
-      connection: options.connection,
-    };
+    const settings = normalizeBaseConfig(config, options.connection.target);
+    const extensions = withConfigExtensions(settings, options, own);
+    return { settings, connection: options.connection, extensions };
   }
   const normalized = normalizeConfig(config as ServerConfig);
+  // Before anything is opened: a bad union is `config` with nothing to clean up.
+  const extensions = withConfigExtensions(normalized, options, own);
   const connection = await openConnection(normalized, {
     auth: options.auth,
     dispatcher: options.dispatcher,
     resolveEnvFrom: envFromResolver(() => options.settings ?? defaultSettings()),
     connectionId,
   });
-  return { settings: normalized, connection };
+  return { settings: normalized, connection, extensions };
 }
 
 /**
@@ -90,7 +100,9 @@ export async function connect(
   options: ConnectOptions = {},
 ): Promise<Client> {
   const readyMs = durationMs(options.timeoutMs, 'timeoutMs', Number.NaN, { positive: true });
-  return start(config, options, { startedAt: Date.now(), readyMs, firstStart: undefined });
+  // Checked before anything starts: a malformed extension id is `config`.
+  const extensions = turnOn(options.extensions);
+  return start(config, options, { startedAt: Date.now(), readyMs, firstStart: undefined, extensions });
 }
 
 /** One start of the connect phase: when it began, the caller's deadline, and an earlier start's end. */
@@ -100,6 +112,8 @@ interface StartRun {
   readyMs: number;
   /** How the first process ended, when `auto`'s probe ended it and this is the second start. */
   firstStart: ProcessReport | undefined;
+  /** The extensions turned on (`options.extensions`, checked). */
+  extensions: TurnedOn;
 }
 
 /**
@@ -113,7 +127,12 @@ async function start(
   run: StartRun,
 ): Promise<Client> {
   const connectionId = newConnectionId();
-  const { settings, connection } = await resolveConnection(config, options, connectionId);
+  const { settings, connection, extensions } = await resolveConnection(
+    config,
+    options,
+    connectionId,
+    run.extensions,
+  );
   const connectMs = Number.isNaN(run.readyMs) ? settings.connectTimeoutMs : run.readyMs;
   // Spawning and resolving the connection (and a first start, if any) count against the deadline too.
   const budget = new ReadyBudget(connectMs - (Date.now() - run.startedAt));
@@ -142,8 +161,9 @@ async function start(
   });
   const wire = new Wire(engine, connection.traits, {
     clientInfo: settings.clientInfo,
-    capabilities: clientCapabilities(options),
+    capabilities: clientCapabilities(options, extensions.declared),
     target: settings.target,
+    claims: (method, resultType) => extensions.claims(method, resultType),
   });
   const stepOptions: CallOptions = {};
   if (options.signal) stepOptions.signal = options.signal;
@@ -162,7 +182,8 @@ async function start(
       openServerStream:
         connection.traits.serverStream &&
         negotiated.era === 'legacy' &&
-        Object.keys(wire.capabilities).length > 0,
+        // Only handlers make server requests answerable; an extension's declaration alone does not.
+        Object.keys(wire.capabilities).some((key) => key !== 'extensions'),
     });
     return Client.assemble({
       engine,
@@ -174,6 +195,7 @@ async function start(
       catalog,
       closeController,
       probeRestart: run.firstStart,
+      extensions,
     });
   } catch (error) {
     closeController.abort();

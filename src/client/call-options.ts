@@ -1,3 +1,5 @@
+import type { TaskUpdate } from '../extensions/index.js';
+
 /**
  * What every request accepts from the caller: a deadline that progress restarts, a hard cap, a signal; and
  * what a tool call and a tool list add to it.
@@ -39,6 +41,11 @@ export interface CallToolOptions extends CallOptions {
    * repeat `structuredContent` are left out. See docs/client.md, "Result budgets".
    */
   maxResultChars?: number;
+  /**
+   * With the tasks extension on, told the task's id when the server answers with a task, then each status
+   * it is seen in (`working`, `input_required`, `completed`, …). A throw is logged, never the call's failure.
+   */
+  onTask?: (update: TaskUpdate) => void;
 }
 
 /** Options of `listTools` and `listToolsDetailed`. */

@@ -7,12 +7,19 @@ import { INVALID_PARAMS, METHOD_NOT_FOUND } from '../protocol/jsonrpc.js';
 import type { ConnectOptions, HandlerContext } from './options.js';
 import type { ElicitationRequest } from './types.js';
 
-/** The `ClientCapabilities` object for these options; `{}` when no handler was given. */
-export function clientCapabilities(options: ConnectOptions): Record<string, unknown> {
+/**
+ * The `ClientCapabilities` object for these options and the turned-on extensions' declarations
+ * (`extensions`, SEP-2133); `{}` when no handler was given and no extension is on.
+ */
+export function clientCapabilities(
+  options: ConnectOptions,
+  extensions?: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const capabilities: Record<string, unknown> = {};
   if (options.onElicitation) capabilities['elicitation'] = { form: {} };
   if (options.onSampling) capabilities['sampling'] = {};
   if (options.onListRoots) capabilities['roots'] = {};
+  if (extensions !== undefined) capabilities['extensions'] = extensions;
   return capabilities;
 }
 

@@ -6,12 +6,14 @@
 import type { NormalizedCommon } from '../config/index.js';
 import { debugLog } from '../diagnostics/publish.js';
 import { McpError, RpcError } from '../errors/index.js';
+import { readServerExtensions, type TurnedOn } from '../extensions/index.js';
 import { HEADER_MISMATCH } from '../protocol/jsonrpc.js';
 import { META_SERVER_INFO, MODERN_VERSION } from '../protocol/versions.js';
 import type { Connection, ProcessReport, TransportKind } from '../transport/connection.js';
 import { abortable } from './abortable.js';
 import { approveCall, needsApproval } from './approval.js';
 import { checkBeforeSending, listFirstFailure } from './call-checks.js';
+import { type CallFlow, callThrough } from './call-flow.js';
 import type { CallOptions, CallToolOptions, ListToolsOptions } from './call-options.js';
 import { checkCallResult } from './call-result.js';
 import type { ToolCatalog } from './catalog.js';
@@ -19,7 +21,6 @@ import type { CloseReport } from './close-report.js';
 import type { Engine } from './engine.js';
 import { discoverModern } from './lifecycle.js';
 import type { McpClient } from './mcp-client.js';
-import { runWithInput } from './mrtr.js';
 import { type Negotiated, revise } from './negotiated.js';
 import type { ConnectOptions } from './options.js';
 import { modernPinRefused } from './pinned-revision.js';
@@ -32,7 +33,6 @@ import type { DiscoverResult, Implementation, Tool, ToolCallOutcome, ToolList } 
 import { listOptions, unknownToolError } from './unknown-tool.js';
 import {
   isImplementation,
-  MRTR_METHODS,
   sameImplementation,
   type Wire,
   type WireRequestOptions,
@@ -55,6 +55,7 @@ interface ClientParts {
   closeController: AbortController;
   /** How the first process ended, when `auto`'s probe ended it and this client runs the second. */
   probeRestart: ProcessReport | undefined;
+  extensions: TurnedOn;
 }
 
 /**
@@ -75,6 +76,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome>
   readonly #closeController: AbortController;
   readonly #catalog: ToolCatalog;
   readonly #probeRestart: ProcessReport | undefined;
+  readonly #flow: CallFlow;
   #negotiated: Negotiated;
   #discoverCache: { result: DiscoverResult; receivedAt: number } | undefined;
   /** The implicit `tools/list` in flight, shared by concurrent first calls. */
@@ -92,6 +94,9 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome>
     this.#catalog = parts.catalog;
     this.#closeController = parts.closeController;
     this.#probeRestart = parts.probeRestart;
+    const { extensions, config, options } = parts;
+    const send = (m: string, p: Record<string, unknown>, o: WireRequestOptions) => this.#request(m, p, o);
+    this.#flow = { extensions, config, options, closeSignal: parts.closeController.signal, send };
   }
 
   /** @internal Used by `connect()`. */
@@ -112,6 +117,14 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome>
   /** The server's capabilities as it declared them (2026: from `server/discover`, when it ran). */
   get capabilities(): Record<string, unknown> {
     return this.#negotiated.capabilities;
+  }
+
+  /**
+   * The extensions the server offers (`capabilities.extensions` of `server/discover` or `initialize`), by id;
+   * `{}` when none. Server data, bounded (docs/extensions.md). Offered is not turned on (`extensions` option).
+   */
+  get serverExtensions(): Readonly<Record<string, Readonly<Record<string, unknown>>>> {
+    return readServerExtensions(this.#negotiated.capabilities);
   }
 
   /** The server's `instructions`: data to show or hand to a model as data — never instructions to this client. */
@@ -351,20 +364,9 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome>
     return this.#negotiated.era === 'modern' && this.#connection.traits.perMessageHeaders;
   }
 
+  /** A request, through MRTR where it applies, and followed by the extension that claims its result. */
   #call(method: string, params: Record<string, unknown>, options: WireRequestOptions) {
-    if (this.#negotiated.era === 'legacy' || !MRTR_METHODS.has(method))
-      return this.#request(method, params, options);
-    const signal = options.signal
-      ? AbortSignal.any([options.signal, this.#closeController.signal])
-      : this.#closeController.signal;
-    return runWithInput({
-      method,
-      params,
-      target: this.#config.target,
-      options: this.#options,
-      signal,
-      send: (round) => this.#request(method, round, options),
-    });
+    return callThrough(this.#flow, this.#negotiated.era, { method, params, options });
   }
 
   /** One request on the negotiated terms; a 2026 version change or a new server identity replaces it. */

@@ -25,11 +25,13 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  MISSING_REQUIRED_CLIENT_CAPABILITY,
   type RequestId,
 } from '../protocol/jsonrpc.js';
 import type { Connection, ConnectionCloseReport } from '../transport/connection.js';
 import type { EngineRequestOptions } from './call-options.js';
 import { LateAnswers } from './late-answers.js';
+import { missingCapabilityError } from './missing-capability.js';
 import { arm, ControllerPool, failPending, type Pending, PendingTable, readProgress } from './pending.js';
 
 export interface EngineSettings {
@@ -335,7 +337,13 @@ export class Engine {
     }
     if (isErrorResponse(message)) {
       const { code, message: text, data } = message.error;
-      failPending(pending, new RpcError(pending.method, this.#settings.target, code, text, data));
+      const target = this.#settings.target;
+      failPending(
+        pending,
+        code === MISSING_REQUIRED_CLIENT_CAPABILITY
+          ? missingCapabilityError(pending.method, target, code, text, data)
+          : new RpcError(pending.method, target, code, text, data),
+      );
     } else {
       if (pending.trace !== undefined) requestEnded(pending.trace, message.result);
       pending.resolve(message.result);

@@ -290,6 +290,7 @@ export function endedByProbe(
 
 /** A recognised 2026 error: the server is modern; the request could not be fixed (S26/basic/transports/streamable-http). */
 function isModernRefusal(error: unknown): boolean {
+  if (isMcpError(error) && error.kind === 'missing_capability') return true;
   return (
     error instanceof RpcError &&
     [UNSUPPORTED_PROTOCOL_VERSION, MISSING_REQUIRED_CLIENT_CAPABILITY, HEADER_MISMATCH].includes(error.code)

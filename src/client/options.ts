@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { SettingsReader } from '../config/index.js';
+import type { Clock } from '../internal/clock.js';
 import type { Authorizer } from '../transport/authorizer.js';
 import type { Connection } from '../transport/connection.js';
 import type { ApprovalHandler } from './approval.js';
@@ -73,4 +74,14 @@ export interface ConnectOptions {
    * or a transport of your own: see docs/extending.md). The config then holds only the shared settings.
    */
   connection?: Connection;
+  /**
+   * Extensions to turn on for this connection, by id (e.g. `io.modelcontextprotocol/tasks`): each is
+   * declared in the client capabilities (`capabilities.extensions[id]`; 2026 on every request, 2025 in
+   * `initialize`). An id this client has a module for gets its behaviour (see docs/extensions.md); any
+   * other valid id is declared as `{}` only. A malformed id is `kind: 'config'` before anything starts.
+   * Default: none (nothing is declared).
+   */
+  extensions?: readonly string[];
+  /** @internal The time source of task polling (tests move it instead of waiting); default the system's. */
+  clock?: Clock;
 }

@@ -35,7 +35,12 @@ export interface WireRequestOptions extends CallOptions {
   /** `x-mcp-header` parameters of the tool being called (2026, transports with per-message headers). */
   toolHeaders?: readonly HeaderParam[] | undefined;
   noCancelNotification?: boolean;
+  /** `Mcp-Name` of a method the core does not name (an extension's, e.g. the task id of `tasks/get`). */
+  routeName?: string | undefined;
 }
+
+/** True when a turned-on extension takes results of `method` with this `resultType`. */
+export type ResultClaims = (method: string, resultType: unknown) => boolean;
 
 /** Methods that may answer `input_required` (S26/basic/patterns/mrtr). */
 export const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
@@ -46,6 +51,7 @@ export class Wire {
   readonly #clientInfo: ClientInfo;
   readonly #capabilities: Record<string, unknown>;
   readonly #target: string;
+  readonly #claims: ResultClaims;
   /** The legacy version header of the last version used: computed once, not per request. */
   #legacyHeaders: { version: string; headers: Record<string, string> } | undefined;
   #meta: { version: string; meta: Readonly<Record<string, unknown>> } | undefined;
@@ -53,13 +59,19 @@ export class Wire {
   constructor(
     engine: Engine,
     traits: ConnectionTraits,
-    settings: { clientInfo: ClientInfo; capabilities: Record<string, unknown>; target: string },
+    settings: {
+      clientInfo: ClientInfo;
+      capabilities: Record<string, unknown>;
+      target: string;
+      claims?: ResultClaims;
+    },
   ) {
     this.#engine = engine;
     this.#traits = traits;
     this.#clientInfo = settings.clientInfo;
     this.#capabilities = settings.capabilities;
     this.#target = settings.target;
+    this.#claims = settings.claims ?? (() => false);
   }
 
   /** The client capabilities this client declares (from the handlers it was given). */
@@ -132,10 +144,15 @@ export class Wire {
     const version = stance.version ?? MODERN_VERSION;
     const full = { ...params, _meta: this.modernMeta(version, params?.['_meta']) };
     const headers = this.#traits.perMessageHeaders
-      ? modernRequestHeaders({ jsonrpc: '2.0', id: 0, method, params: full }, version, options.toolHeaders)
+      ? modernRequestHeaders(
+          { jsonrpc: '2.0', id: 0, method, params: full },
+          version,
+          options.toolHeaders,
+          options.routeName,
+        )
       : undefined;
     const result = await this.#engine.request(method, full, { ...options, headers });
-    checkResultType(method, result, this.#target);
+    checkResultType(method, result, this.#target, this.#claims);
     return result;
   }
 }
@@ -173,11 +190,18 @@ function chooseVersion(error: RpcError, requested: string, target: string): stri
   return common;
 }
 
-function checkResultType(method: string, result: Record<string, unknown>, target: string): void {
+function checkResultType(
+  method: string,
+  result: Record<string, unknown>,
+  target: string,
+  claims: ResultClaims,
+): void {
   const type = result['resultType'];
-  // A missing resultType is "complete" (S26/basic/index); anything unrecognised is invalid.
+  // A missing resultType is "complete" (S26/basic/index); anything unrecognised is invalid — but for the
+  // values of extensions this client advertised (S26/basic/index: "core values plus those of extensions").
   if (type === undefined || type === 'complete') return;
   if (type === 'input_required' && MRTR_METHODS.has(method)) return;
+  if (claims(method, type)) return;
   throw new McpError(
     'protocol',
     `${method} on ${target}: the server answered with resultType ${JSON.stringify(type).slice(0, 40)}, which ${method} may not use`,

@@ -6,6 +6,7 @@
  */
 import { McpError } from '../errors/index.js';
 import { envNameProblem, envValueProblem } from '../internal/env-names.js';
+import { extensionIdProblem, MAX_EXTENSIONS } from '../protocol/extension-id.js';
 import { isProtocolVersionChoice, type ProtocolVersionChoice } from '../protocol/versions.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { durationMs } from './durations.js';
@@ -211,4 +212,18 @@ export function caOf(value: unknown): string[] | undefined {
       );
     return item;
   });
+}
+
+/** `extensions`: a list of extension ids (the `_meta` key rules with a prefix), at most 32, repeats once. */
+export function extensionsOf(value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) fail(`extensions must be an array of extension ids (got ${typeOf(value)})`);
+  const ids = [...new Set<unknown>(value)];
+  if (ids.length > MAX_EXTENSIONS) fail(`extensions: at most ${MAX_EXTENSIONS} (got ${ids.length})`);
+  for (const id of ids) {
+    const problem = extensionIdProblem(id);
+    if (problem !== undefined)
+      fail(`extensions: ${typeof id === 'string' ? JSON.stringify(id.slice(0, 80)) : typeOf(id)} ${problem}`);
+  }
+  return Object.freeze(ids as string[]);
 }

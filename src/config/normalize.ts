@@ -141,8 +141,9 @@ function normalizeSnapshot(raw: Record<string, unknown>): NormalizedConfig {
 type Common = Omit<NormalizedCommon, 'target' | 'serverKey'>;
 
 function commonOf(fields: CheckedFields): Common {
-  const { tools: toolFilter, pin: pins, maxResultChars } = fields;
+  const { tools: toolFilter, pin: pins, maxResultChars, extensions } = fields;
   return {
+    ...(extensions === undefined ? {} : { extensions }),
     ...(toolFilter === undefined ? {} : { toolFilter }),
     ...(maxResultChars === undefined ? {} : { maxResultChars }),
     ...(pins === undefined ? {} : { pins }),

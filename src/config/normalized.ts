@@ -26,6 +26,8 @@ export interface NormalizedCommon {
   toolFilter?: ToolFilterConfig;
   /** `pin`, validated (own keys only: look up with `Object.hasOwn`); absent: nothing pinned. */
   pins?: Record<string, ToolPin>;
+  /** `extensions`, checked; absent: none from the config. */
+  extensions?: readonly string[];
 }
 
 /** A stdio server's part: what the stdio transport takes, plus `envFrom`, resolved just before the spawn. */

@@ -53,6 +53,11 @@ export interface BaseServerConfig {
    * listed, is refused with `tool_changed`, `not_sent`.
    */
   pin?: ToolPinsConfig | undefined;
+  /**
+   * Extensions to turn on for this server, by id (e.g. `io.modelcontextprotocol/tasks`), together with the
+   * connect option `extensions`: see that option and docs/extensions.md. At most 32.
+   */
+  extensions?: readonly string[] | undefined;
 }
 
 /** A server started as a child process and spoken to over stdin/stdout. */

@@ -26,6 +26,8 @@ export const ERROR_KINDS = Object.freeze([
   'tool_changed',
   'invalid_arguments',
   'denied',
+  'missing_capability',
+  'task_cancelled',
 ] as const);
 
 /** Why an operation failed. Stable: callers match on these strings. */

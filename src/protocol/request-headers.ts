@@ -14,12 +14,14 @@ import { carriesVersionHeader } from './versions.js';
  * 2026-07-28 headers for one POST: `MCP-Protocol-Version` (equal to `_meta` protocolVersion, else the
  * server answers -32020), `Mcp-Method`, `Mcp-Name` for `tools/call`/`prompts/get` (`params.name`) and
  * `resources/read` (`params.uri`), and for `tools/call` the `Mcp-Param-*` headers of `params`.
- * Throws `McpError` kind `config` when a value cannot be sent (see `paramHeaders`).
+ * Throws `McpError` kind `config` when a value cannot be sent (see `paramHeaders`). `routeName` is the
+ * `Mcp-Name` of a method the core does not name (an extension's: `tasks/get` carries the task id).
  */
 export function modernRequestHeaders(
   message: JsonRpcRequest | JsonRpcNotification,
   protocolVersion: string,
   params?: readonly HeaderParam[],
+  routeName?: string,
 ): Record<string, string> {
   // Mcp-Method may not use the Base64 form (only Mcp-Name and Mcp-Param-* may): refuse what is not a token-ish value.
   if (!/^[\x21-\x7e]+$/.test(message.method)) {
@@ -39,7 +41,7 @@ export function modernRequestHeaders(
   if (nameKey !== null) {
     const name = body?.[nameKey];
     if (typeof name === 'string') headers['Mcp-Name'] = encodeHeaderValue(name);
-  }
+  } else if (routeName !== undefined) headers['Mcp-Name'] = encodeHeaderValue(routeName);
   if (message.method === 'tools/call' && params !== undefined && params.length > 0) {
     Object.assign(headers, paramHeaders(params, body?.['arguments']));
   }

@@ -49,6 +49,15 @@ const CASES: { readonly [K in ConfigFieldName]: { good: unknown[]; bad: unknown[
     bad: [{ allow: 'a' }, { other: [] }, [], { approve: 'a' }, { approve: ['a\u0000'] }],
   },
   pin: { good: [{ t: PIN_DIGEST }, { t: { digest: PIN_DIGEST } }], bad: [{ t: 'md5:0' }, ['t']] },
+  extensions: {
+    good: [[], ['io.modelcontextprotocol/tasks', 'com.example/x']],
+    bad: [
+      'io.modelcontextprotocol/tasks',
+      ['tasks'],
+      [5],
+      Array.from({ length: 33 }, (_, i) => `com.example/e${i}`),
+    ],
+  },
   command: { good: ['/nonexistent/other-check'], bad: ['', ' ', 'a\0b', 5] },
   args: { good: [[], ['a', 'b c']], bad: ['a', ['a\0'], [1]] },
   cwd: { good: ['/'], bad: ['', 'a\0b', 5] },

@@ -25,8 +25,18 @@ import {
   DEFAULT_TIMEOUT_MS,
 } from '../../src/config/server-config.js';
 import { MAX_GLOB_STARS, MAX_PINS, MAX_TOOL_NAME, MAX_TOOL_PATTERNS } from '../../src/config/tool-policy.js';
+import { MAX_EXTENSIONS, MAX_SERVER_EXTENSIONS } from '../../src/extensions/index.js';
+import { MAX_TASK_INPUTS } from '../../src/extensions/tasks/follow.js';
+import {
+  MAX_POLLS,
+  POLL_CEILING_MS,
+  POLL_DEFAULT_MS,
+  POLL_FLOOR_MS,
+} from '../../src/extensions/tasks/poll-delay.js';
+import { MAX_STATUS_MESSAGE_CHARS, MAX_TASK_ID_CHARS } from '../../src/extensions/tasks/task-shape.js';
 import { MAX_OAUTH_BODY_BYTES, OAUTH_REQUEST_TIMEOUT_MS } from '../../src/oauth/http.js';
 import { LOGIN_TIMEOUT_MS } from '../../src/oauth/options.js';
+import { MAX_EXTENSION_ID_CHARS } from '../../src/protocol/extension-id.js';
 import { MAX_STORE_FILE_BYTES } from '../../src/store/file.js';
 import { MAX_KEYRING_VALUE_CHARS } from '../../src/store/keyring.js';
 import { KEYRING_TIMEOUT_MS } from '../../src/store/keyring-runner.js';
@@ -291,6 +301,16 @@ test('the limits docs/limits.md quotes are the constants in src/', () => {
     ['a credential store file', MAX_STORE_FILE_BYTES, 'bytes'],
     ['one OS credential store call', KEYRING_TIMEOUT_MS, 'ms'],
     ['one value in the OS credential store', MAX_KEYRING_VALUE_CHARS, 'bytes'],
+    ['extensions turned on per connection', MAX_EXTENSIONS, 'count'],
+    ['extensions turned on per connection', MAX_EXTENSION_ID_CHARS, 'count'],
+    ["the server's `capabilities.extensions` kept", MAX_SERVER_EXTENSIONS, 'count'],
+    ['time between two `tasks/get`', POLL_FLOOR_MS, 'count'],
+    ['time between two `tasks/get`', POLL_CEILING_MS, 'ms'],
+    ['time between two `tasks/get`', POLL_DEFAULT_MS, 'ms'],
+    ['`tasks/get` per call', MAX_POLLS, 'count'],
+    ['inputs in one `tasks/update`', MAX_TASK_INPUTS, 'count'],
+    ['a task id; a status message', MAX_TASK_ID_CHARS, 'count'],
+    ['a task id; a status message', MAX_STATUS_MESSAGE_CHARS, 'count'],
   ];
   const wrong: string[] = [];
   for (const [row, value, unit] of rows) {

@@ -72,6 +72,13 @@ const OPTIONS: Record<ErrorKind, McpErrorOptions> = {
   tool_changed: { data: { tool: 'echo', changed: ['description'], missing: false } },
   invalid_arguments: { data: { tool: 'echo', path: '/text', keyword: 'type', expected: 'string' } },
   denied: { data: { tool: 'delete_file' } },
+  missing_capability: {
+    delivery: 'delivered',
+    code: -32021,
+    data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    target: 'node srv.mjs',
+  },
+  task_cancelled: { delivery: 'delivered', target: 'node srv.mjs' },
 };
 
 /** One McpError per kind with its fields and a cause, plus the two subclasses. */

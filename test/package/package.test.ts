@@ -32,6 +32,7 @@ test('the public export list is exactly this (additions are deliberate)', () => 
     'ERROR_KINDS',
     'McpError',
     'Session',
+    'TASKS_EXTENSION',
     'callToolOnce',
     'connect',
     'isAppOnly',

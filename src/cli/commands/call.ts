@@ -181,9 +181,15 @@ async function call(parsed: CallArgs, io: CliIo): Promise<number> {
       }
       const bar = progressBar(io.stderr);
       let result: ToolCallOutcome;
+      let task: { taskId: string; status: string } | undefined;
       try {
         result = await client.callTool(tool, args, {
           onProgress: (p) => bar.update(p),
+          // With --extension io.modelcontextprotocol/tasks: each status on stderr, the id in --json.
+          onTask: (update) => {
+            task = { taskId: update.taskId, status: update.status };
+            io.stderr.write(`task ${terminalSafe(update.taskId.slice(0, 200))}: ${update.status}\n`);
+          },
           ...(parsed.maxChars === undefined ? {} : { maxResultChars: parsed.maxChars }),
         });
       } finally {
@@ -194,7 +200,8 @@ async function call(parsed: CallArgs, io: CliIo): Promise<number> {
         return EXIT.inputRequired;
       }
       const shown = await toFiles(result, io);
-      io.stdout.write(parsed.json ? `${JSON.stringify(shown)}\n` : formatResult(shown));
+      const document = task === undefined ? shown : { ...shown, task };
+      io.stdout.write(parsed.json ? `${JSON.stringify(document)}\n` : formatResult(shown));
       return result.isError ? EXIT.toolError : EXIT.ok;
     },
     approval(io),
