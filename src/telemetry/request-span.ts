@@ -1,6 +1,7 @@
 /**
  * A client span per MCP request, and the trace context it hands the server in `_meta` (SEP-414: the keys
- * `traceparent`, `tracestate`, `baggage`; on stdio `_meta` is the only way a server can get them). The span
+ * `traceparent`, `tracestate`, `baggage`, reserved by S25+26/basic/index; on stdio `_meta` is the only way a
+ * server can get them). The span
  * records the method, the server and the outcome, never arguments, results or error messages: a message
  * may quote the server, and an argument may be a secret.
  */
