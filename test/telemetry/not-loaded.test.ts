@@ -15,12 +15,12 @@ const run = promisify(execFile);
 const dir = mkdtempSync(path.join(tmpdir(), 'autos-mcp-otel-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The `_meta` the server saw on each of three calls, and how many times the API was resolved. */
-async function child(mode: 'unset' | 'absent', revision: string) {
-  const log = path.join(dir, `${mode}-${revision}.log`);
+/** The `_meta` the server saw on each call, by revision, and how many times the API was resolved. */
+async function child(mode: 'unset' | 'absent') {
+  const log = path.join(dir, `${mode}.log`);
   const { stdout } = await run(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'test/fixtures/trace-child.ts'), mode, log, revision],
+    ['--import', 'tsx', path.join(ROOT, 'test/fixtures/trace-child.ts'), mode, log],
     { cwd: ROOT, timeout: 60_000 },
   );
   let resolved = 0;
@@ -29,26 +29,25 @@ async function child(mode: 'unset' | 'absent', revision: string) {
   } catch {
     // no file: never resolved
   }
-  return { metas: JSON.parse(stdout) as Array<Record<string, unknown>>, resolved };
+  const metas = Object.values(JSON.parse(stdout) as Record<string, Array<Record<string, unknown>>>).flat();
+  return { metas, resolved };
 }
 
-for (const revision of ['2025-11-25', '2026-07-28']) {
-  describe(`without OpenTelemetry (${revision})`, () => {
-    it('not set up: @opentelemetry/api is never imported, and no trace key is sent', async () => {
-      const { metas, resolved } = await child('unset', revision);
-      assert.equal(resolved, 0);
-      assert.equal(metas.length, 3);
-      for (const meta of metas) assert.deepEqual(Object.keys(meta).filter(isTraceKey), []);
-    });
-
-    it('set up but the package missing: one failed import for every request after it, nothing sent', async () => {
-      const { metas, resolved } = await child('absent', revision);
-      assert.equal(resolved, 1);
-      assert.equal(metas.length, 3);
-      for (const meta of metas) assert.deepEqual(Object.keys(meta).filter(isTraceKey), []);
-    });
+describe('without OpenTelemetry, at 2025-11-25 and at 2026-07-28 (a connection each)', () => {
+  it('not set up: @opentelemetry/api is never imported, and no trace key is sent', async () => {
+    const { metas, resolved } = await child('unset');
+    assert.equal(resolved, 0);
+    assert.equal(metas.length, 6);
+    for (const meta of metas) assert.deepEqual(Object.keys(meta).filter(isTraceKey), []);
   });
-}
+
+  it('set up but the package missing: one failed import for both connections, nothing sent', async () => {
+    const { metas, resolved } = await child('absent');
+    assert.equal(resolved, 1);
+    assert.equal(metas.length, 6);
+    for (const meta of metas) assert.deepEqual(Object.keys(meta).filter(isTraceKey), []);
+  });
+});
 
 function isTraceKey(key: string): boolean {
   return key === 'traceparent' || key === 'tracestate' || key === 'baggage';
