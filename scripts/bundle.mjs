@@ -39,6 +39,8 @@ await build({
     'quickjs-emscripten-core',
     '@jitl/quickjs-wasmfile-release-sync',
     'sucrase',
+    // An optional peer, imported only when the process has set OpenTelemetry up (src/telemetry/otel-api.ts).
+    '@opentelemetry/api',
   ],
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',

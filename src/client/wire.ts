@@ -20,6 +20,7 @@ import {
   MODERN_SUPPORTED,
   MODERN_VERSION,
 } from '../protocol/versions.js';
+import { type RequestTrace, traceRequest } from '../telemetry/index.js';
 import type { ConnectionTraits } from '../transport/connection.js';
 import type { CallOptions } from './call-options.js';
 import type { Engine } from './engine.js';
@@ -85,6 +86,47 @@ export class Wire {
     method: string,
     params: Record<string, unknown> | undefined,
     options: WireRequestOptions = {},
+  ): Promise<Record<string, unknown>> {
+    // Trace context (SEP-414): nothing is loaded or added unless OpenTelemetry is set up (telemetry/).
+    const trace = traceRequest({
+      method,
+      target: this.#target,
+      protocolVersion: stance.version,
+      name: method === 'tools/call' || method === 'prompts/get' ? nameOf(params) : undefined,
+    });
+    if (trace === undefined) return this.#send(stance, method, params, options);
+    return trace.then((t) =>
+      t === undefined
+        ? this.#send(stance, method, params, options)
+        : this.#traced(t, stance, method, params, options),
+    );
+  }
+
+  async #traced(
+    trace: RequestTrace,
+    stance: Stance,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: WireRequestOptions,
+  ): Promise<Record<string, unknown>> {
+    // In 2025 the keys go in `params._meta`; in 2026 beside the version keys. A caller's own keys win.
+    const own = params?.['_meta'];
+    const meta = typeof own === 'object' && own !== null ? { ...trace.meta, ...own } : trace.meta;
+    try {
+      const result = await trace.run(() => this.#send(stance, method, { ...params, _meta: meta }, options));
+      trace.succeeded(result);
+      return result;
+    } catch (error) {
+      trace.failed(error);
+      throw error;
+    }
+  }
+
+  #send(
+    stance: Stance,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: WireRequestOptions,
   ): Promise<Record<string, unknown>> {
     if (stance.era === 'legacy') {
       return this.#engine.request(method, params, {
@@ -207,6 +249,11 @@ function checkResultType(
     `${method} on ${target}: the server answered with resultType ${JSON.stringify(type).slice(0, 40)}, which ${method} may not use`,
     { delivery: 'delivered' },
   );
+}
+
+function nameOf(params: Record<string, unknown> | undefined): string | undefined {
+  const name = params?.['name'];
+  return typeof name === 'string' ? name : undefined;
 }
 
 export function isImplementation(value: unknown): value is Implementation {

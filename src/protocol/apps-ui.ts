@@ -2,9 +2,10 @@
  * MCP Apps (`io.modelcontextprotocol/ui`, SEP-1865) as a client without a UI reads it: a tool's
  * `_meta.ui.visibility` says who may call it, and a tool whose visibility leaves out `"model"` is
  * app-only — a helper the server's UI calls, never offered to a model. `_meta.ui.resourceUri` (the UI
- * resource) stays in the tool's `_meta` as data. Pure and bounded: `_meta.ui` is server data, so only an
- * array of at most MAX_VISIBILITY_ENTRIES strings of at most MAX_VISIBILITY_CHARS each counts; anything
- * else is "no visibility given", which means visible to the model (the extension's default).
+ * resource; `_meta["ui/resourceUri"]` on older servers) stays in the tool's `_meta` as data. Pure and
+ * bounded: `_meta.ui` is server data, so only an array of at most MAX_VISIBILITY_ENTRIES strings of at most
+ * MAX_VISIBILITY_CHARS each counts; anything else is "no visibility given", which means visible to the
+ * model (the extension's default).
  */
 
 /** Longest `visibility` array read; a longer one is ignored (the tool stays visible to the model). */
@@ -31,17 +32,29 @@ export function isAppOnly(tool: unknown): boolean {
   return visibility !== undefined && !visibility.includes('model');
 }
 
-/** `_meta.ui.resourceUri` when it is a string of at most 2,048 characters, else undefined. */
+/** The key older MCP Apps servers put the UI resource under (`_meta["ui/resourceUri"]`, deprecated). */
+export const LEGACY_RESOURCE_URI_KEY = 'ui/resourceUri';
+
+/**
+ * `_meta.ui.resourceUri`, else the deprecated `_meta["ui/resourceUri"]` (ext-apps' `registerAppTool` still
+ * writes both, for older hosts; an older server writes only the second), when it is a string of at most
+ * 2,048 characters; else undefined.
+ */
 export function uiResourceUri(tool: unknown): string | undefined {
-  const uri = uiOf(tool)?.['resourceUri'];
+  const meta = metaOf(tool);
+  const uri = uiOf(tool)?.['resourceUri'] ?? meta?.[LEGACY_RESOURCE_URI_KEY];
   return typeof uri === 'string' && uri.length <= 2048 ? uri : undefined;
 }
 
-function uiOf(tool: unknown): Record<string, unknown> | undefined {
+function metaOf(tool: unknown): Record<string, unknown> | undefined {
   if (typeof tool !== 'object' || tool === null) return undefined;
   const meta = (tool as { _meta?: unknown })._meta;
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return undefined;
-  const ui = (meta as { ui?: unknown }).ui;
+  return meta as Record<string, unknown>;
+}
+
+function uiOf(tool: unknown): Record<string, unknown> | undefined {
+  const ui = metaOf(tool)?.['ui'];
   if (typeof ui !== 'object' || ui === null || Array.isArray(ui)) return undefined;
   return ui as Record<string, unknown>;
 }

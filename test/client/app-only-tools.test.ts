@@ -29,6 +29,7 @@ import {
   toolVisibility,
   uiResourceUri,
 } from '../../src/index.js';
+import { APP_ONLY_REASON } from '../../src/protocol/apps-ui.js';
 import { runMain } from '../cli/in-process.js';
 import { fixture, textOf } from './helpers.js';
 
@@ -92,6 +93,15 @@ describe('isAppOnly (the one rule)', () => {
     assert.equal(uiResourceUri(withUi({ resourceUri: 'ui://a/b.html' })), 'ui://a/b.html');
     assert.equal(uiResourceUri(withUi({ resourceUri: 7 })), undefined);
     assert.equal(uiResourceUri(withUi({ resourceUri: `ui://${'x'.repeat(2048)}` })), undefined);
+    // The deprecated flat key of older servers, when `_meta.ui.resourceUri` is not given; bounded the same.
+    const legacy = (uri: unknown, ui?: unknown) => ({ name: 't', _meta: { 'ui/resourceUri': uri, ui } });
+    assert.equal(uiResourceUri(legacy('ui://old/app.html')), 'ui://old/app.html');
+    assert.equal(
+      uiResourceUri(legacy('ui://old/app.html', { resourceUri: 'ui://new/app.html' })),
+      'ui://new/app.html',
+    );
+    assert.equal(uiResourceUri(legacy(`ui://${'x'.repeat(2048)}`)), undefined);
+    assert.equal(uiResourceUri(legacy(['ui://old/app.html'])), undefined);
   });
 });
 
@@ -202,13 +212,22 @@ describe('the CLI', () => {
   test('tools --json has appOnly apart; tools names it app-only', async () => {
     const json = await runMain(['tools', '--json', ...argv()]);
     assert.equal(json.code, 0, json.stderr);
-    const list = JSON.parse(json.stdout) as { tools: Tool[]; appOnly: Tool[]; excluded: unknown[] };
+    const list = JSON.parse(json.stdout) as {
+      tools: Tool[];
+      appOnly: Tool[];
+      excluded: Array<{ name: string }>;
+    };
     assert.deepEqual(list.tools.map((t) => t.name).sort(), MODEL_NAMES);
     assert.deepEqual(
       list.appOnly.map((t) => t.name),
       ['refresh_chart'],
     );
     assert.equal(list.appOnly[0]?._meta?.['ui'] !== undefined, true);
+    // Also under `excluded`, with the app-only reason and its UI resource.
+    assert.deepEqual(
+      list.excluded.filter((e) => e.name === 'refresh_chart'),
+      [{ name: 'refresh_chart', reason: APP_ONLY_REASON, resourceUri: 'ui://charts/weather.html' }],
+    );
     const text = await runMain(['tools', ...argv()]);
     assert.match(text.stdout, /^\(app-only\) refresh_chart: callable by name, never offered to a model$/m);
   });
@@ -241,32 +260,4 @@ describe('the CLI', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /refresh_chart ran/);
   });
-});
-
-describe('an MCP Apps server on the official SDK v2 (as ext-apps registerAppTool makes one)', () => {
-  for (const protocolVersion of ['2025-11-25', '2026-07-28'] as const) {
-    test(`${protocolVersion}: the app-only tool is apart, callable, and its resourceUri is data`, async () => {
-      const sdk = await connect(fixture('apps-sdk-server.mjs', [], { protocolVersion }));
-      try {
-        const list = await sdk.listToolsDetailed();
-        assert.deepEqual(
-          list.tools.map((t) => t.name),
-          ['get-time'],
-        );
-        assert.deepEqual(
-          list.appOnly.map((t) => t.name),
-          ['poll-time'],
-        );
-        assert.equal(uiResourceUri(list.appOnly[0]), 'ui://get-time/mcp-app.html');
-        assert.deepEqual(
-          openaiChatTools(await sdk.listTools()).tools.map((t) => t.function.name),
-          ['get-time'],
-        );
-        const result = await sdk.callTool('poll-time');
-        assert.equal(textOf(result as { content: [] }), 'polled');
-      } finally {
-        await sdk.close();
-      }
-    });
-  }
 });

@@ -24,6 +24,8 @@ const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as
   version: string;
   engines: { node: string };
   dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 
 test('the public export list is exactly this (additions are deliberate)', () => {
@@ -124,6 +126,21 @@ test('PACKAGE_VERSION equals package.json version; engines allow Node 20.18', ()
     'sucrase',
     'undici',
   ]);
+});
+
+test('the peer dependencies are these, each optional and kept out of the bundle', () => {
+  assert.deepEqual(Object.keys(pkg.peerDependencies).sort(), [
+    '@cfworker/json-schema',
+    '@opentelemetry/api',
+    'ai',
+    'json-schema-to-typescript',
+  ]);
+  const bundler = readFileSync(path.join(ROOT, 'scripts/bundle.mjs'), 'utf8');
+  for (const name of Object.keys(pkg.peerDependencies)) {
+    assert.equal(pkg.peerDependenciesMeta[name]?.optional, true, `${name} is optional`);
+    // json-schema-to-typescript is imported by a name held in a variable (codegen/compiler.ts): esbuild leaves it.
+    if (name !== 'json-schema-to-typescript') assert.ok(bundler.includes(`'${name}'`), `${name} is external`);
+  }
 });
 
 test('the packed tarball installs without dev dependencies and its entry and bin work', {

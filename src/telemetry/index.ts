@@ -1,0 +1,19 @@
+/**
+ * Trace context for requests (SEP-414), over OpenTelemetry when the process set it up. The client calls
+ * `traceRequest` before each request; it answers `undefined` at once, loading nothing, unless a context
+ * manager is registered (read otel-api.ts). Read docs/tracing.md.
+ */
+import { contextManagerRegistered, loadOtelApi } from './otel-api.js';
+import { type RequestFacts, type RequestTrace, startRequestSpan } from './request-span.js';
+
+export type { RequestFacts, RequestTrace } from './request-span.js';
+
+/**
+ * The span of one request and the `_meta` keys it adds: `undefined` when OpenTelemetry is not set up (the
+ * usual case, decided without importing anything), else a promise of the trace, or of `undefined` when the
+ * package is missing or no span is active.
+ */
+export function traceRequest(facts: RequestFacts): Promise<RequestTrace | undefined> | undefined {
+  if (!contextManagerRegistered()) return undefined;
+  return loadOtelApi().then((api) => (api === undefined ? undefined : startRequestSpan(api, facts)));
+}
