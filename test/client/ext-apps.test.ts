@@ -1,13 +1,12 @@
 /**
  * MCP Apps against servers made with @modelcontextprotocol/ext-apps: test/fixtures/ext-apps-server.mjs (its
  * `registerAppTool` / `registerAppResource` on the official SDK v2) over stdio and Streamable HTTP at both
- * revisions, and the published example @modelcontextprotocol/server-system-monitor when it is installed.
+ * revisions, and the published example @modelcontextprotocol/server-system-monitor (a devDependency).
  * The app-only tool is kept apart and still callable, `_meta.ui.resourceUri` (or the deprecated
  * `_meta["ui/resourceUri"]`) is data, the `ui://` resource reads, and `tools --json` lists the app-only tool
  * under `excluded` with the app-only reason.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
 import { openaiChatTools } from '../../src/agents/index.js';
@@ -99,11 +98,9 @@ for (const transport of ['stdio', 'http'] as const) {
 }
 
 // A published ext-apps example with an app-only tool (`poll-system-stats`, `visibility: ["app"]`, no
-// resourceUri). Not a devDependency yet: the test runs where it is installed.
+// resourceUri). A devDependency: missing, the test fails, it does not skip.
 const MONITOR = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-system-monitor/dist/index.js');
-test('the published server-system-monitor example: poll-system-stats is app-only, callable, under excluded', {
-  skip: existsSync(MONITOR) ? false : 'npm install -D @modelcontextprotocol/server-system-monitor@2.0.3',
-}, async () => {
+test('the published server-system-monitor example: poll-system-stats is app-only, callable, under excluded', async () => {
   const run = await runMain(['tools', '--json', '--', process.execPath, MONITOR, '--stdio']);
   assert.equal(run.code, 0, run.stderr);
   const json = JSON.parse(run.stdout) as ToolsJson;
