@@ -26,6 +26,7 @@ export const ERROR_KINDS = Object.freeze([
   'tool_changed',
   'invalid_arguments',
   'denied',
+  'skill_rejected',
 ] as const);
 
 /** Why an operation failed. Stable: callers match on these strings. */

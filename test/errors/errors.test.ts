@@ -72,6 +72,7 @@ const OPTIONS: Record<ErrorKind, McpErrorOptions> = {
   tool_changed: { data: { tool: 'echo', changed: ['description'], missing: false } },
   invalid_arguments: { data: { tool: 'echo', path: '/text', keyword: 'type', expected: 'string' } },
   denied: { data: { tool: 'delete_file' } },
+  skill_rejected: { delivery: 'delivered', data: { problem: 'digest', uri: 'skill://pdf/SKILL.md' } },
 };
 
 /** One McpError per kind with its fields and a cause, plus the two subclasses. */

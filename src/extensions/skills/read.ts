@@ -1,0 +1,102 @@
+/**
+ * `readSkill`: a skill's files, each read with `resources/read` and verified against the manifest (size,
+ * then SHA-256) before it is written, into a folder made whole or not at all. Bounds on the number of files
+ * and their total size are checked on the manifest before any file is read; a path that would leave the
+ * folder refuses the skill before any file is read. A `"dynamic"` skill has no manifest to verify against,
+ * so it is refused (`problem: 'dynamic'`): read its `SKILL.md` with `readResource`. Spec: SEP-2640.
+ */
+import { McpError } from '../../errors/index.js';
+import { skillRoot } from './check.js';
+import { complete, findSkill, type SkillsSeam } from './list.js';
+import { collision, relativeSegments } from './paths.js';
+import { checkDestination, openStaging } from './staging.js';
+import type { ReadSkillResult, Skill, SkillFile, SkillReadBounds, WrittenSkillFile } from './types.js';
+import { rejected, verifiedBytes } from './verify.js';
+
+/** The extension's interoperability limits (hosts MUST accept skills up to these): 512 files, 16 MiB. */
+export const SKILL_LIMITS = Object.freeze({ files: 512, bytes: 16 * 1024 * 1024 });
+/** The most a caller may raise the bounds to. */
+const CEILING = Object.freeze({ files: 100_000, bytes: 2 ** 31 - 1 });
+
+interface PlannedFile {
+  file: SkillFile;
+  segments: string[];
+}
+
+function bound(value: number | undefined, fallback: number, ceiling: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1 || value > ceiling)
+    throw new McpError('config', `readSkill: ${name} must be a whole number from 1 to ${ceiling}`);
+  return value;
+}
+
+/** Where each file goes, and the bounds checked, before any file is read. */
+function plan(skill: Skill, maxFiles: number, maxBytes: number, target: string): PlannedFile[] {
+  const what = `skill ${skill.uri.slice(0, 200)} on ${target}`;
+  if (skill.resources === 'dynamic')
+    throw rejected('dynamic', skill.uri, `${what}: its files are "dynamic", so none can be verified`);
+  const root = skillRoot(skill.uri);
+  if (root === undefined)
+    throw rejected('entry', skill.uri, `${what}: its uri is not a SKILL.md in a folder`);
+  const files = skill.resources;
+  if (files.length > maxFiles)
+    throw new McpError('too_large', `${what}: ${files.length} files, more than the bound of ${maxFiles}`, {
+      delivery: 'delivered',
+      data: { limit: maxFiles, files: files.length },
+    });
+  const total = files.reduce((sum, file) => sum + file.size, 0);
+  if (total > maxBytes)
+    throw new McpError('too_large', `${what}: ${total} bytes, more than the bound of ${maxBytes}`, {
+      delivery: 'delivered',
+      data: { limit: maxBytes, bytes: total },
+    });
+  const planned: PlannedFile[] = [];
+  for (const file of files) {
+    const place = relativeSegments(root, file.uri);
+    if ('problem' in place)
+      throw rejected(
+        'path',
+        file.uri,
+        `${what}: a file's uri cannot be a path in the folder: ${place.problem}`,
+      );
+    planned.push({ file, segments: place.segments });
+  }
+  const clash = collision(planned.map((item) => item.segments));
+  if (clash !== undefined)
+    throw rejected('path', skill.uri, `${what}: two files land on one path (${clash.slice(0, 200)})`);
+  if (!planned.some((item) => item.segments.length === 1 && item.segments[0] === 'SKILL.md'))
+    throw rejected('entry', skill.uri, `${what}: the manifest does not list its SKILL.md`);
+  return planned;
+}
+
+/** Reads, verifies and writes the skill `uriOrName` names (a `SKILL.md` URI or a `frontmatter.name`). */
+export async function readSkill(
+  seam: SkillsSeam,
+  uriOrName: string,
+  bounds: SkillReadBounds,
+): Promise<ReadSkillResult> {
+  if (typeof uriOrName !== 'string' || uriOrName === '')
+    throw new McpError('config', 'readSkill needs a skill uri or name');
+  if (typeof bounds?.dir !== 'string' || bounds.dir === '')
+    throw new McpError('config', 'readSkill needs a folder to write to: { dir }');
+  const maxFiles = bound(bounds.maxFiles, SKILL_LIMITS.files, CEILING.files, 'maxFiles');
+  const maxBytes = bound(bounds.maxBytes, SKILL_LIMITS.bytes, CEILING.bytes, 'maxBytes');
+  const dir = await checkDestination(bounds.dir);
+  const skill = await findSkill(seam, uriOrName);
+  const planned = plan(skill, maxFiles, maxBytes, seam.target);
+  const staging = await openStaging(dir);
+  const written: WrittenSkillFile[] = [];
+  try {
+    for (const { file, segments } of planned) {
+      const what = `resources/read ${file.uri.slice(0, 200)} on ${seam.target}`;
+      const result = complete(await seam.request('resources/read', { uri: file.uri }), what);
+      await staging.write(segments, verifiedBytes(result, file, what));
+      written.push({ uri: file.uri, path: segments.join('/'), size: file.size, digest: file.digest });
+    }
+    await staging.commit();
+  } catch (error) {
+    await staging.discard();
+    throw error;
+  }
+  return { skill, dir, files: written };
+}
