@@ -1,0 +1,31 @@
+/**
+ * Skills as lines for a person (`skills`, `skill`). Every string a server controls — names, descriptions,
+ * URIs, reasons — goes through the one sanitizer (`terminal-text.ts`).
+ */
+import type { ReadSkillResult, SkillList } from '../client/index.js';
+import { terminalText } from '../internal/terminal-text.js';
+
+const field = (text: string, max = 500): string => terminalText(text, { oneLine: true, max });
+
+export function formatSkills(list: SkillList): string {
+  const lines: string[] = [];
+  for (const skill of list.skills) {
+    const files = skill.resources === 'dynamic' ? 'dynamic' : `${skill.resources.length} files`;
+    lines.push(`${field(skill.frontmatter.name, 100)}  ${field(skill.uri, 4096)}  (${files})`);
+    const description = terminalText(skill.frontmatter.description, { max: 1100 }).trim();
+    for (const line of description
+      .split('\n')
+      .filter((l) => l !== '')
+      .slice(0, 3))
+      lines.push(`    ${line}`);
+  }
+  for (const item of list.excluded) lines.push(`(left out) ${field(item.name)}: ${field(item.reason)}`);
+  if (lines.length === 0) lines.push('(no skills)');
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatSkillRead(read: ReadSkillResult): string {
+  const bytes = read.files.reduce((sum, file) => sum + file.size, 0);
+  const head = `${field(read.skill.frontmatter.name, 100)}: ${read.files.length} files, ${bytes} bytes, verified → ${field(read.dir, 4096)}`;
+  return `${[head, ...read.files.map((file) => `  ${field(file.path, 4096)}  ${file.size}`)].join('\n')}\n`;
+}
