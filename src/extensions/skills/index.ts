@@ -5,15 +5,14 @@
  */
 export { listSkills, type SkillsSeam } from './list.js';
 export { readSkill, SKILL_LIMITS } from './read.js';
-export {
-  type ExcludedSkill,
-  type ReadSkillResult,
-  SKILLS_EXTENSION,
-  type Skill,
-  type SkillFile,
-  type SkillFrontmatter,
-  type SkillList,
-  type SkillProblem,
-  type SkillReadBounds,
-  type WrittenSkillFile,
+export type {
+  ExcludedSkill,
+  ReadSkillResult,
+  Skill,
+  SkillFile,
+  SkillFrontmatter,
+  SkillList,
+  SkillProblem,
+  SkillReadBounds,
+  WrittenSkillFile,
 } from './types.js';

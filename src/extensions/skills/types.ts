@@ -4,9 +4,6 @@
  * instruction to anyone.
  */
 
-/** The extension's id, as servers declare it in `capabilities.extensions`. */
-export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
-
 /** One file of a skill's manifest: its resource URI, `sha256:` + 64 lowercase hex digits, its size in bytes. */
 export interface SkillFile {
   uri: string;
