@@ -3,7 +3,23 @@
  * URIs, reasons — goes through the one sanitizer (`terminal-text.ts`).
  */
 import type { ReadSkillResult, SkillList } from '../client/index.js';
+import { RpcError } from '../errors/index.js';
 import { terminalText } from '../internal/terminal-text.js';
+
+const METHOD_NOT_FOUND = -32601;
+
+/** A server that does not know `skills/list` or `skills/get` (-32601): the same error, with this client's hint. */
+export function withoutSkillsHint(error: unknown, target: string): unknown {
+  if (!(error instanceof RpcError) || error.code !== METHOD_NOT_FOUND) return error;
+  return new RpcError(
+    'skills',
+    target,
+    error.code,
+    error.rpcMessage,
+    error.data,
+    'the server does not offer the skills extension (io.modelcontextprotocol/skills)',
+  );
+}
 
 const field = (text: string, max = 500): string => terminalText(text, { oneLine: true, max });
 

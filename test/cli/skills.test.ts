@@ -85,6 +85,17 @@ describe('skills on the command line', () => {
     );
   });
 
+  test('a server without the extension: the rpc error says so', async () => {
+    const run = await runMain([
+      'skills',
+      '--',
+      process.execPath,
+      path.join(ROOT, 'test/fixtures/echo-server.mjs'),
+    ]);
+    assert.equal(run.code, 3);
+    assert.match(run.stderr, /-32601.*does not offer the skills extension/);
+  });
+
   test('usage errors: no name, no --out', async () => {
     const noName = await runMain(['skill', '--out', path.join(scratch, 'x'), ...SDK]);
     assert.equal(noName.code, 2);

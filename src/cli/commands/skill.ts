@@ -4,7 +4,7 @@ import { resolveTarget, withServer } from '../connection.js';
 import { EXIT } from '../exit.js';
 import { TARGET_HELP } from '../help.js';
 import { nonEmpty, single, TARGET_OPTIONS } from '../options.js';
-import { formatSkillRead } from '../skill-text.js';
+import { formatSkillRead, withoutSkillsHint } from '../skill-text.js';
 import { UsageError } from '../usage-error.js';
 
 export const skillCommand = defineCommand({
@@ -40,7 +40,9 @@ Example: autos-mcp skill pdf-tools --out ./skills/pdf-tools https://mcp.example.
     const dir = args.out;
     if (dir === undefined) throw new UsageError('skill needs --out <dir>: the folder to write the skill to');
     return withServer(target, io, async (client) => {
-      const read = await client.readSkill(name, { dir });
+      const read = await client.readSkill(name, { dir }).catch((error: unknown) => {
+        throw withoutSkillsHint(error, client.target);
+      });
       io.stdout.write(args.json ? `${JSON.stringify(read)}\n` : formatSkillRead(read));
       return EXIT.ok;
     });

@@ -4,7 +4,7 @@ import { resolveTarget, withServer } from '../connection.js';
 import { EXIT } from '../exit.js';
 import { TARGET_HELP } from '../help.js';
 import { TARGET_OPTIONS } from '../options.js';
-import { formatSkills } from '../skill-text.js';
+import { formatSkills, withoutSkillsHint } from '../skill-text.js';
 import { UsageError } from '../usage-error.js';
 
 export const skillsCommand = defineCommand({
@@ -24,7 +24,9 @@ Example: autos-mcp skills https://mcp.example.com/mcp`,
     if (target.words.length > 0)
       throw new UsageError(`unexpected argument ${JSON.stringify(target.words[0]?.slice(0, 60))}`);
     return withServer(target, io, async (client) => {
-      const list = await client.listSkills();
+      const list = await client.listSkills().catch((error: unknown) => {
+        throw withoutSkillsHint(error, client.target);
+      });
       io.stdout.write(args.json ? `${JSON.stringify(list)}\n` : formatSkills(list));
       return EXIT.ok;
     });
