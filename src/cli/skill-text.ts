@@ -22,12 +22,13 @@ export function withoutSkillsHint(error: unknown, target: string): unknown {
 }
 
 const field = (text: string, max = 500): string => terminalText(text, { oneLine: true, max });
+const files = (count: number): string => `${count} file${count === 1 ? '' : 's'}`;
 
 export function formatSkills(list: SkillList): string {
   const lines: string[] = [];
   for (const skill of list.skills) {
-    const files = skill.resources === 'dynamic' ? 'dynamic' : `${skill.resources.length} files`;
-    lines.push(`${field(skill.frontmatter.name, 100)}  ${field(skill.uri, 4096)}  (${files})`);
+    const count = skill.resources === 'dynamic' ? 'dynamic' : files(skill.resources.length);
+    lines.push(`${field(skill.frontmatter.name, 100)}  ${field(skill.uri, 4096)}  (${count})`);
     const description = terminalText(skill.frontmatter.description, { max: 1100 }).trim();
     for (const line of description
       .split('\n')
@@ -42,6 +43,6 @@ export function formatSkills(list: SkillList): string {
 
 export function formatSkillRead(read: ReadSkillResult): string {
   const bytes = read.files.reduce((sum, file) => sum + file.size, 0);
-  const head = `${field(read.skill.frontmatter.name, 100)}: ${read.files.length} files, ${bytes} bytes, verified → ${field(read.dir, 4096)}`;
+  const head = `${field(read.skill.frontmatter.name, 100)}: ${files(read.files.length)}, ${bytes} bytes, verified → ${field(read.dir, 4096)}`;
   return `${[head, ...read.files.map((file) => `  ${field(file.path, 4096)}  ${file.size}`)].join('\n')}\n`;
 }

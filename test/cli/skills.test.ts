@@ -37,7 +37,7 @@ describe('skills on the command line', () => {
       run.stdout,
       /^pdf-tools {2}skill:\/\/pdf-tools\/SKILL\.md {2}\(4 files\)\n {4}Fill and merge PDF forms\.\n/,
     );
-    assert.match(run.stdout, /review {2}skill:\/\/review\/SKILL\.md {2}\(1 files\)/);
+    assert.match(run.stdout, /review {2}skill:\/\/review\/SKILL\.md {2}\(1 file\)/);
     assert.ok(!run.stdout.includes(ESC), 'no raw escape reaches the terminal');
     const json = JSON.parse((await runMain(['skills', '--json', ...SDK])).stdout);
     assert.equal(json.skills.length, 3);
