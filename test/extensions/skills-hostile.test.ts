@@ -97,6 +97,10 @@ describe('readSkill refuses what the manifest does not vouch for', () => {
     await refused('skill://good/SKILL.md', { kind: 'too_large' }, { maxBytes: 10 });
   });
 
+  it('a SKILL.md that names another skill than its entry (digest right): skill_rejected frontmatter', async () => {
+    await refused('skill://liar/SKILL.md', { kind: 'skill_rejected', problem: 'frontmatter' });
+  });
+
   it('a file that never comes: timeout, and the file already staged is removed', async () => {
     await refused('skill://hang/SKILL.md', { kind: 'timeout' }, { timeoutMs: 300 });
   });

@@ -3,10 +3,12 @@
  * then SHA-256) before it is written, into a folder made whole or not at all. Bounds on the number of files
  * and their total size are checked on the manifest before any file is read; a path that would leave the
  * folder refuses the skill before any file is read. A `"dynamic"` skill has no manifest to verify against,
- * so it is refused (`problem: 'dynamic'`): read its `SKILL.md` with `readResource`. Spec: SEP-2640.
+ * so it is refused (`problem: 'dynamic'`): read its `SKILL.md` with `readResource`. The `SKILL.md` must name
+ * the skill its entry names (frontmatter.ts). Spec: SEP-2640.
  */
 import { McpError } from '../../errors/index.js';
 import { skillRoot } from './check.js';
+import { skillMdName } from './frontmatter.js';
 import { complete, findSkill, type SkillsSeam } from './list.js';
 import { collision, relativeSegments } from './paths.js';
 import { checkDestination, openStaging } from './staging.js';
@@ -69,6 +71,17 @@ function plan(skill: Skill, maxFiles: number, maxBytes: number, target: string):
   return planned;
 }
 
+/** The `SKILL.md` must name the skill the entry names (SEP-2640: its frontmatter is the entry's). */
+function checkName(bytes: Buffer, skill: Skill, what: string): void {
+  const name = skillMdName(bytes.toString('utf8'));
+  if (name !== skill.frontmatter.name)
+    throw rejected(
+      'frontmatter',
+      skill.uri,
+      `${what}: its frontmatter does not name the skill the entry names`,
+    );
+}
+
 /** Reads, verifies and writes the skill `uriOrName` names (a `SKILL.md` URI or a `frontmatter.name`). */
 export async function readSkill(
   seam: SkillsSeam,
@@ -90,7 +103,9 @@ export async function readSkill(
     for (const { file, segments } of planned) {
       const what = `resources/read ${file.uri.slice(0, 200)} on ${seam.target}`;
       const result = complete(await seam.request('resources/read', { uri: file.uri }), what);
-      await staging.write(segments, verifiedBytes(result, file, what));
+      const bytes = verifiedBytes(result, file, what);
+      if (segments.length === 1 && segments[0] === 'SKILL.md') checkName(bytes, skill, what);
+      await staging.write(segments, bytes);
       written.push({ uri: file.uri, path: segments.join('/'), size: file.size, digest: file.digest });
     }
     await staging.commit();

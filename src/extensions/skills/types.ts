@@ -78,4 +78,12 @@ export interface ReadSkillResult {
 }
 
 /** What `skill_rejected` errors carry in `data.problem`. */
-export type SkillProblem = 'entry' | 'dynamic' | 'path' | 'unlisted' | 'missing' | 'size' | 'digest';
+export type SkillProblem =
+  | 'entry'
+  | 'dynamic'
+  | 'path'
+  | 'unlisted'
+  | 'missing'
+  | 'size'
+  | 'digest'
+  | 'frontmatter';
