@@ -17,6 +17,11 @@ import { rejected, verifiedBytes } from './verify.js';
 
 /** The extension's interoperability limits (hosts MUST accept skills up to these): 512 files, 16 MiB. */
 export const SKILL_LIMITS = Object.freeze({ files: 512, bytes: 16 * 1024 * 1024 });
+/**
+ * `resources/read` requests in flight at once: over HTTP a skill's files come in a quarter of the round
+ * trips, and a server is never sent more than this many at a time by one `readSkill`.
+ */
+const READS_IN_FLIGHT = 4;
 /** The most a caller may raise the bounds to. */
 const CEILING = Object.freeze({ files: 100_000, bytes: 2 ** 31 - 1 });
 
@@ -82,6 +87,27 @@ function checkName(bytes: Buffer, skill: Skill, what: string): void {
     );
 }
 
+/**
+ * Runs `step` on each item, at most `READS_IN_FLIGHT` at once. The first failure stops new steps; the ones
+ * in flight are waited for (each has its deadline), then that first failure is thrown.
+ */
+async function eachBounded<T>(items: readonly T[], step: (item: T, index: number) => Promise<void>) {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const lane = async (): Promise<void> => {
+    while (failure === undefined && next < items.length) {
+      const index = next++;
+      try {
+        await step(items[index] as T, index);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_IN_FLIGHT, items.length) }, lane));
+  if (failure !== undefined) throw failure.error;
+}
+
 /** Reads, verifies and writes the skill `uriOrName` names (a `SKILL.md` URI or a `frontmatter.name`). */
 export async function readSkill(
   seam: SkillsSeam,
@@ -100,14 +126,14 @@ export async function readSkill(
   const staging = await openStaging(dir);
   const written: WrittenSkillFile[] = [];
   try {
-    for (const { file, segments } of planned) {
+    await eachBounded(planned, async ({ file, segments }, index) => {
       const what = `resources/read ${file.uri.slice(0, 200)} on ${seam.target}`;
       const result = complete(await seam.request('resources/read', { uri: file.uri }), what);
       const bytes = verifiedBytes(result, file, what);
       if (segments.length === 1 && segments[0] === 'SKILL.md') checkName(bytes, skill, what);
       await staging.write(segments, bytes);
-      written.push({ uri: file.uri, path: segments.join('/'), size: file.size, digest: file.digest });
-    }
+      written[index] = { uri: file.uri, path: segments.join('/'), size: file.size, digest: file.digest };
+    });
     await staging.commit();
   } catch (error) {
     await staging.discard();
