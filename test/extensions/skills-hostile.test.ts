@@ -101,6 +101,13 @@ describe('readSkill refuses what the manifest does not vouch for', () => {
     await refused('skill://liar/SKILL.md', { kind: 'skill_rejected', problem: 'frontmatter' });
   });
 
+  it("a SKILL.md whose description is not the entry's: refused before any other file is asked for", async () => {
+    await refused('skill://tampered/SKILL.md', { kind: 'skill_rejected', problem: 'frontmatter' });
+    const { reads } = (await client.request('test/reads')) as { reads: string[] };
+    assert.ok(reads.includes('skill://tampered/SKILL.md'));
+    assert.ok(!reads.includes('skill://tampered/references/FORMS.md'), 'FORMS.md was read');
+  });
+
   it('a file that never comes: timeout, and the file already staged is removed', async () => {
     await refused('skill://hang/SKILL.md', { kind: 'timeout' }, { timeoutMs: 300 });
   });

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { skillProblem, skillRoot } from '../../src/extensions/skills/check.js';
-import { skillMdName } from '../../src/extensions/skills/frontmatter.js';
 import { collision, relativeSegments } from '../../src/extensions/skills/paths.js';
 
 const ROOT = 'skill://acme/pdf';
@@ -87,21 +86,5 @@ describe('skillProblem and skillRoot', () => {
     assert.equal(skillRoot('skill://pdf/SKILL.md'), 'skill://pdf');
     assert.equal(skillRoot('skill:///SKILL.md'), undefined);
     assert.equal(skillRoot('skill://pdf/SKILL.md?x'), undefined);
-  });
-});
-
-describe('skillMdName', () => {
-  it('reads the top-level name, plain or quoted, with a BOM, CRLF or a comment', () => {
-    assert.equal(skillMdName('---\nname: pdf\ndescription: d\n---\nbody'), 'pdf');
-    assert.equal(
-      skillMdName('\uFEFF---\r\ndescription: >\r\n  name: not-this\r\nname: "pdf"\r\n---\r\n'),
-      'pdf',
-    );
-    assert.equal(skillMdName("---\nname: 'pdf' # the name\n---\n"), 'pdf');
-  });
-  it('has none without frontmatter, a closing line or a name line', () => {
-    assert.equal(skillMdName('# pdf\nname: pdf\n'), undefined);
-    assert.equal(skillMdName('---\nname: pdf\n'), undefined);
-    assert.equal(skillMdName('---\ndescription: d\n---\nname: pdf\n'), undefined);
   });
 });

@@ -8,7 +8,7 @@
  */
 import { McpError } from '../../errors/index.js';
 import { skillRoot } from './check.js';
-import { skillMdName } from './frontmatter.js';
+import { FrontmatterError, parseFrontmatter, sameJson } from './frontmatter.js';
 import { complete, findSkill, type SkillsSeam } from './list.js';
 import { collision, relativeSegments } from './paths.js';
 import { checkDestination, openStaging } from './staging.js';
@@ -37,7 +37,7 @@ function bound(value: number | undefined, fallback: number, ceiling: number, nam
   return value;
 }
 
-/** Where each file goes, and the bounds checked, before any file is read. */
+/** Where each file goes (the SKILL.md first), and the bounds checked, before any file is read. */
 function plan(skill: Skill, maxFiles: number, maxBytes: number, target: string): PlannedFile[] {
   const what = `skill ${skill.uri.slice(0, 200)} on ${target}`;
   if (skill.resources === 'dynamic')
@@ -71,19 +71,36 @@ function plan(skill: Skill, maxFiles: number, maxBytes: number, target: string):
   const clash = collision(planned.map((item) => item.segments));
   if (clash !== undefined)
     throw rejected('path', skill.uri, `${what}: two files land on one path (${clash.slice(0, 200)})`);
-  if (!planned.some((item) => item.segments.length === 1 && item.segments[0] === 'SKILL.md'))
+  const own = planned.findIndex((item) => item.segments.length === 1 && item.segments[0] === 'SKILL.md');
+  const [manifest] = own === -1 ? [] : planned.splice(own, 1);
+  if (manifest === undefined)
     throw rejected('entry', skill.uri, `${what}: the manifest does not list its SKILL.md`);
-  return planned;
+  return [manifest, ...planned];
 }
 
-/** The `SKILL.md` must name the skill the entry names (SEP-2640: its frontmatter is the entry's). */
-function checkName(bytes: Buffer, skill: Skill, what: string): void {
-  const name = skillMdName(bytes.toString('utf8'));
-  if (name !== skill.frontmatter.name)
+/**
+ * The `SKILL.md`'s frontmatter must be the entry's, field by field (SEP-2640: a host MUST parse it, compare
+ * it with the entry's and MUST NOT load the skill on any discrepancy). Not UTF-8, or YAML this client does
+ * not read (frontmatter.ts), refuses the skill too.
+ */
+function checkFrontmatter(bytes: Buffer, skill: Skill, what: string): void {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = parseFrontmatter(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (error) {
+    const why = error instanceof FrontmatterError ? error.message : 'it is not UTF-8';
+    throw rejected('frontmatter', skill.uri, `${what}: its frontmatter cannot be read (${why})`);
+  }
+  const fields = [...new Set([...Object.keys(parsed), ...Object.keys(skill.frontmatter)])];
+  const differ = fields.filter((key) => !sameJson(parsed[key], skill.frontmatter[key]));
+  if (differ.length > 0)
     throw rejected(
       'frontmatter',
       skill.uri,
-      `${what}: its frontmatter does not name the skill the entry names`,
+      `${what}: its frontmatter is not the entry's (${differ
+        .slice(0, 5)
+        .map((key) => JSON.stringify(key.slice(0, 64)))
+        .join(', ')} differ)`,
     );
 }
 
@@ -125,15 +142,20 @@ export async function readSkill(
   const planned = plan(skill, maxFiles, maxBytes, seam.target);
   const staging = await openStaging(dir);
   const written: WrittenSkillFile[] = [];
+  const readOne = async ({ file, segments }: PlannedFile, index: number): Promise<void> => {
+    const what = `resources/read ${file.uri.slice(0, 200)} on ${seam.target}`;
+    const result = complete(await seam.request('resources/read', { uri: file.uri }), what);
+    const bytes = verifiedBytes(result, file, what);
+    if (index === 0) checkFrontmatter(bytes, skill, what);
+    await staging.write(segments, bytes);
+    written[index] = { uri: file.uri, path: segments.join('/'), size: file.size, digest: file.digest };
+  };
   try {
-    await eachBounded(planned, async ({ file, segments }, index) => {
-      const what = `resources/read ${file.uri.slice(0, 200)} on ${seam.target}`;
-      const result = complete(await seam.request('resources/read', { uri: file.uri }), what);
-      const bytes = verifiedBytes(result, file, what);
-      if (segments.length === 1 && segments[0] === 'SKILL.md') checkName(bytes, skill, what);
-      await staging.write(segments, bytes);
-      written[index] = { uri: file.uri, path: segments.join('/'), size: file.size, digest: file.digest };
-    });
+    // The SKILL.md alone first: a skill whose SKILL.md fails verification is not loaded, so none of its
+    // other files is asked for (SEP-2640: a host MUST NOT load the skill on any discrepancy).
+    const [manifest, ...rest] = planned;
+    if (manifest !== undefined) await readOne(manifest, 0);
+    await eachBounded(rest, (item, index) => readOne(item, index + 1));
     await staging.commit();
   } catch (error) {
     await staging.discard();
