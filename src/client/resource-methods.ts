@@ -3,7 +3,7 @@
  * `target` (src/client/resources.ts does the work). `Client` extends it; `Session` delegates to its client.
  */
 
-import type { ReadSkillResult, SkillList } from '../extensions/skills/index.js';
+import type { ReadSkillResult, Skill, SkillList } from '../extensions/skills/index.js';
 import type { CallOptions } from './call-options.js';
 import type {
   GetPromptResult,
@@ -63,10 +63,10 @@ export abstract class ResourceMethods {
   /**
    * Writes one skill's files to `options.dir` (absent or empty), each read with `resources/read` and
    * verified against the manifest's size and SHA-256 before it is written; any mismatch, unlisted file,
-   * unsafe path or bound passed is an error and leaves nothing in `dir`. `uriOrName`: the `SKILL.md` URI or
-   * the skill's name. See docs/skills.md.
+   * unsafe path or bound passed is an error and leaves nothing in `dir`. `skill`: an entry `listSkills`
+   * returned (read as listed), the `SKILL.md` URI (`skills/get`) or the skill's name. See docs/skills.md.
    */
-  readSkill(uriOrName: string, options: skills.ReadSkillOptions): Promise<ReadSkillResult> {
-    return skills.readSkill(this, uriOrName, options);
+  readSkill(skill: Skill | string, options: skills.ReadSkillOptions): Promise<ReadSkillResult> {
+    return skills.readSkill(this, skill, options);
   }
 }

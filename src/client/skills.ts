@@ -7,6 +7,7 @@ import {
   listSkills as listAllSkills,
   type ReadSkillResult,
   readSkill as readOneSkill,
+  type Skill,
   type SkillList,
   type SkillReadBounds,
   type SkillsSeam,
@@ -52,12 +53,12 @@ export function listSkills(client: SkillsClient, options: ListOptions = {}): Pro
 
 export function readSkill(
   client: SkillsClient,
-  uriOrName: string,
+  ref: Skill | string,
   options: ReadSkillOptions,
 ): Promise<ReadSkillResult> {
   const { dir, maxFiles, maxBytes, ...listOptions } = options ?? ({} as ReadSkillOptions);
   const bounds: SkillReadBounds = { dir };
   if (maxFiles !== undefined) bounds.maxFiles = maxFiles;
   if (maxBytes !== undefined) bounds.maxBytes = maxBytes;
-  return readOneSkill(seamOf(client, listOptions), uriOrName, bounds);
+  return readOneSkill(seamOf(client, listOptions), ref, bounds);
 }

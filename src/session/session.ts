@@ -21,7 +21,7 @@ import type { ReadSkillOptions } from '../client/skills.js';
 import type { CallToolResult, LegacyVersion, Tool, ToolCallOutcome, ToolList } from '../client/types.js';
 import { mergeConfig, type ServerConfig } from '../config/index.js';
 import { McpError } from '../errors/index.js';
-import type { ReadSkillResult, SkillList } from '../extensions/skills/index.js';
+import type { ReadSkillResult, Skill, SkillList } from '../extensions/skills/index.js';
 import type { Settings } from '../settings/settings.js';
 
 /** A trusted local function that says which server to use (discovery, a later authorization…). */
@@ -124,8 +124,8 @@ export class Session<Outcome extends ToolCallOutcome = ToolCallOutcome> implemen
   }
 
   /** One skill's files, verified against its manifest, written whole to `options.dir` (see `Client.readSkill`). */
-  async readSkill(uriOrName: string, options: ReadSkillOptions): Promise<ReadSkillResult> {
-    return (await this.client()).readSkill(uriOrName, options);
+  async readSkill(skill: Skill | string, options: ReadSkillOptions): Promise<ReadSkillResult> {
+    return (await this.client()).readSkill(skill, options);
   }
 
   /** Ends the connection, if one was opened; the session cannot be used afterwards. */

@@ -84,6 +84,22 @@ for (const era of ['modern', 'legacy'] as const) {
       assert.deepEqual(readdirSync(dir), ['SKILL.md']);
     });
 
+    it('reads an entry listSkills returned, as listed (no skills/get); a malformed one is refused', async () => {
+      const { skills } = await client.listSkills();
+      const review = skills.find((skill) => skill.frontmatter.name === 'review');
+      assert.ok(review);
+      const read = await client.readSkill(review, { dir: path.join(scratch, `${era}-entry`) });
+      assert.deepEqual(
+        read.files.map((file) => file.path),
+        ['SKILL.md'],
+      );
+      await assert.rejects(
+        client.readSkill({ ...review, resources: 'all' } as never, { dir: path.join(scratch, `${era}-bad`) }),
+        (error: unknown) =>
+          error instanceof McpError && error.kind === 'config' && error.delivery === 'not_sent',
+      );
+    });
+
     it('refuses a folder that is not empty, before anything is sent', async () => {
       const dir = path.join(scratch, `${era}-busy`);
       mkdirSync(dir);

@@ -55,10 +55,18 @@ export async function getSkill(seam: SkillsSeam, uri: string): Promise<Skill> {
 }
 
 /**
- * The skill a caller names: a `SKILL.md` URI (anything with a `:`) through `skills/get`, else a
- * `frontmatter.name` among the listed skills (exactly one must have it).
+ * The skill a caller names: an entry `listSkills` returned (used as it is: what was listed is what is
+ * read), a `SKILL.md` URI (anything with a `:`) through `skills/get`, else a `frontmatter.name` among the
+ * listed skills (exactly one must have it).
  */
-export async function findSkill(seam: SkillsSeam, uriOrName: string): Promise<Skill> {
+export async function findSkill(seam: SkillsSeam, ref: Skill | string): Promise<Skill> {
+  if (typeof ref !== 'string') {
+    const problem = skillProblem(ref);
+    if (problem !== undefined)
+      throw new McpError('config', `readSkill: the skill entry is malformed (${problem})`);
+    return ref;
+  }
+  const uriOrName = ref;
   if (uriOrName.includes(':')) return getSkill(seam, uriOrName);
   const { skills } = await listSkills(seam);
   const named = skills.filter((skill) => skill.frontmatter.name === uriOrName);

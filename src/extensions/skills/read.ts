@@ -125,20 +125,23 @@ async function eachBounded<T>(items: readonly T[], step: (item: T, index: number
   if (failure !== undefined) throw failure.error;
 }
 
-/** Reads, verifies and writes the skill `uriOrName` names (a `SKILL.md` URI or a `frontmatter.name`). */
+/**
+ * Reads, verifies and writes the skill `ref` names: an entry from `listSkills`, a `SKILL.md` URI or a
+ * `frontmatter.name`.
+ */
 export async function readSkill(
   seam: SkillsSeam,
-  uriOrName: string,
+  ref: Skill | string,
   bounds: SkillReadBounds,
 ): Promise<ReadSkillResult> {
-  if (typeof uriOrName !== 'string' || uriOrName === '')
-    throw new McpError('config', 'readSkill needs a skill uri or name');
+  if (ref === '' || (typeof ref !== 'string' && (typeof ref !== 'object' || ref === null)))
+    throw new McpError('config', 'readSkill needs a skill: an entry of listSkills, a SKILL.md uri or a name');
   if (typeof bounds?.dir !== 'string' || bounds.dir === '')
     throw new McpError('config', 'readSkill needs a folder to write to: { dir }');
   const maxFiles = bound(bounds.maxFiles, SKILL_LIMITS.files, CEILING.files, 'maxFiles');
   const maxBytes = bound(bounds.maxBytes, SKILL_LIMITS.bytes, CEILING.bytes, 'maxBytes');
   const dir = await checkDestination(bounds.dir);
-  const skill = await findSkill(seam, uriOrName);
+  const skill = await findSkill(seam, ref);
   const planned = plan(skill, maxFiles, maxBytes, seam.target);
   const staging = await openStaging(dir);
   const written: WrittenSkillFile[] = [];
