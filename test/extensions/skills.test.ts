@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Client, connect, McpError, session } from '../../src/index.js';
 import { ROOT } from '../catalog/helpers.js';
+import { type RunningServer, startServer } from '../client/http-servers.js';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/sdk-skills-server.mjs');
 const serverOf = (era: 'modern' | 'legacy', pageSize = 100) => ({
@@ -127,6 +128,36 @@ for (const era of ['modern', 'legacy'] as const) {
     });
   });
 }
+
+describe('skills over Streamable HTTP (the SDK v2 server, 2026-07-28)', () => {
+  let server: RunningServer;
+  before(async () => {
+    server = await startServer(
+      FIXTURE,
+      ['--era', 'modern', '--http'],
+      (line) => line.match(/listening (http:\/\/\S+)/)?.[1],
+    );
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('lists and reads a skill, every file verified', async () => {
+    const client = await connect({ url: server.url, protocolVersion: '2026-07-28' });
+    try {
+      const list = await client.listSkills();
+      assert.equal(list.skills.length, 3);
+      assert.equal(list.ttlMs, 60000);
+      const dir = path.join(scratch, 'http-pdf');
+      const read = await client.readSkill('pdf-tools', { dir });
+      assert.equal(read.files.length, 4);
+      for (const file of read.files)
+        assert.equal(sha256(readFileSync(path.join(dir, file.path))), file.digest);
+    } finally {
+      await client.close();
+    }
+  });
+});
 
 describe('skills through a Session', () => {
   it('lists and reads the same way, connecting on first use', async () => {
