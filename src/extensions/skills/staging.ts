@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, open, readdir, rename, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { McpError } from '../../errors/index.js';
 import { lstatOrUndefined, removeDir } from '../../internal/private-files.js';
+import { rejected } from './verify.js';
 
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
@@ -27,7 +28,10 @@ export async function checkDestination(dir: string): Promise<string> {
   if (stats === undefined) return absolute;
   if (stats.isSymbolicLink()) throw refused(absolute, 'is a symlink; give a new folder');
   if (!stats.isDirectory()) throw refused(absolute, 'is not a folder');
-  if ((await readdir(absolute)).length > 0) throw refused(absolute, 'is not empty; give a new folder');
+  const entries = await readdir(absolute).catch((error: unknown) => {
+    throw refused(absolute, `cannot be read (${errorCode(error)})`, error);
+  });
+  if (entries.length > 0) throw refused(absolute, 'is not empty; give a new folder');
   return absolute;
 }
 
@@ -57,9 +61,7 @@ export async function openStaging(destination: string): Promise<Staging> {
       // The segments were checked (paths.ts); this keeps the promise even if that check were wrong.
       const inside = path.relative(root, file);
       if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside))
-        throw new McpError('skill_rejected', `readSkill: a path leaves the folder`, {
-          data: { problem: 'path' },
-        });
+        throw rejected('path', segments.join('/'), 'readSkill: a path leaves the folder');
       await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
       const handle = await open(file, WRITE_FLAGS, 0o600);
       try {
