@@ -52,6 +52,17 @@ for revision in "${REVISIONS[@]}"; do
   fi
 done
 
+# Extension scenarios no requirement list names (SEP-2640 skills), run one by one; each fails the run on a
+# failing check (the runner exits 1).
+for scenario in sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-2640-client-verify-size \
+  sep-2640-client-verify-frontmatter; do
+  if ! conformance client --command "$CLIENT" --scenario "$scenario" --timeout "$TIMEOUT_MS" \
+    -o "$OUT/extensions" >"$OUT/$scenario.log" 2>&1; then
+    echo "conformance $scenario: failed (log: $OUT/$scenario.log)"
+    status=1
+  fi
+done
+
 node --import tsx scripts/conformance-summary.ts "$OUT" "$BASELINE" "${REVISIONS[@]}" || status=1
 echo "conformance: finished in $((SECONDS - started)) s"
 exit "$status"

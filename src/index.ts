@@ -3,6 +3,18 @@
  * Read docs/index.md first. This entry holds what a caller of tools needs; transport and test authors
  * import `autos-mcp/transport`, observers `autos-mcp/diagnostics` (test/package checks the list).
  */
+
+export type {
+  ExcludedSkill,
+  ReadSkillOptions,
+  ReadSkillResult,
+  Skill,
+  SkillFile,
+  SkillFrontmatter,
+  SkillList,
+  SkillProblem,
+  WrittenSkillFile,
+} from './client/index.js';
 export {
   type ApprovalHandler,
   type ApprovalRequest,

@@ -22,6 +22,8 @@ import { runCommand } from './commands/run.js';
 import { searchCommand } from './commands/search.js';
 import { serversCommand } from './commands/servers.js';
 import { settingsCommand } from './commands/settings.js';
+import { skillCommand } from './commands/skill.js';
+import { skillsCommand } from './commands/skills.js';
 import { toolsCommand } from './commands/tools.js';
 import { typesCommand } from './commands/types.js';
 
@@ -33,6 +35,8 @@ export const COMMANDS: readonly Command[] = [
   readCommand,
   promptsCommand,
   promptCommand,
+  skillsCommand,
+  skillCommand,
   searchCommand,
   describeCommand,
   runCommand,

@@ -17,6 +17,16 @@ export type {
   ToolPinsConfig,
 } from '../config/tool-policy.js';
 export { isMcpError, McpError } from '../errors/index.js';
+export type {
+  ExcludedSkill,
+  ReadSkillResult,
+  Skill,
+  SkillFile,
+  SkillFrontmatter,
+  SkillList,
+  SkillProblem,
+  WrittenSkillFile,
+} from '../extensions/skills/index.js';
 export { isAppOnly, toolVisibility, uiResourceUri } from '../protocol/apps-ui.js';
 export { callToolOnce, connect, withClient } from './api.js';
 export type { ApprovalHandler, ApprovalRequest } from './approval.js';
@@ -53,6 +63,7 @@ export type {
   ResourceTemplate,
   ResourceTemplateList,
 } from './resource-types.js';
+export type { ReadSkillOptions } from './skills.js';
 export { toolDigest } from './tool-digest.js';
 export {
   type CallToolResult,

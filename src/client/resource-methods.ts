@@ -2,6 +2,8 @@
  * `ResourceMethods`: the resource and prompt methods of `Client`, written once over its `request` and
  * `target` (src/client/resources.ts does the work). `Client` extends it; `Session` delegates to its client.
  */
+
+import type { ReadSkillResult, Skill, SkillList } from '../extensions/skills/index.js';
 import type { CallOptions } from './call-options.js';
 import type {
   GetPromptResult,
@@ -12,6 +14,7 @@ import type {
   ResourceTemplateList,
 } from './resource-types.js';
 import * as resources from './resources.js';
+import * as skills from './skills.js';
 
 export abstract class ResourceMethods {
   /** A display name for the server, never a secret. */
@@ -47,5 +50,23 @@ export abstract class ResourceMethods {
   /** Gets one prompt's messages (`prompts/get`) with string arguments; malformed messages left out with a reason. */
   getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
     return resources.getPrompt(this, name, args, options);
+  }
+
+  /**
+   * Every skill the server offers (`skills/list` of the `io.modelcontextprotocol/skills` extension), following
+   * pagination to the end; malformed entries left out with a reason; the 2026 cache hints. See docs/skills.md.
+   */
+  listSkills(options?: ListOptions): Promise<SkillList> {
+    return skills.listSkills(this, options);
+  }
+
+  /**
+   * Writes one skill's files to `options.dir` (absent or empty), each read with `resources/read` and
+   * verified against the manifest's size and SHA-256 before it is written; any mismatch, unlisted file,
+   * unsafe path or bound passed is an error and leaves nothing in `dir`. `skill`: an entry `listSkills`
+   * returned (read as listed), the `SKILL.md` URI (`skills/get`) or the skill's name. See docs/skills.md.
+   */
+  readSkill(skill: Skill | string, options: skills.ReadSkillOptions): Promise<ReadSkillResult> {
+    return skills.readSkill(this, skill, options);
   }
 }

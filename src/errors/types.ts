@@ -28,6 +28,7 @@ export const ERROR_KINDS = Object.freeze([
   'denied',
   'missing_capability',
   'task_cancelled',
+  'skill_rejected',
 ] as const);
 
 /** Why an operation failed. Stable: callers match on these strings. */

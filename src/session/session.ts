@@ -17,9 +17,11 @@ import type {
   ResourceList,
   ResourceTemplateList,
 } from '../client/resource-types.js';
+import type { ReadSkillOptions } from '../client/skills.js';
 import type { CallToolResult, LegacyVersion, Tool, ToolCallOutcome, ToolList } from '../client/types.js';
 import { mergeConfig, type ServerConfig } from '../config/index.js';
 import { McpError } from '../errors/index.js';
+import type { ReadSkillResult, Skill, SkillList } from '../extensions/skills/index.js';
 import type { Settings } from '../settings/settings.js';
 
 /** A trusted local function that says which server to use (discovery, a later authorization…). */
@@ -114,6 +116,16 @@ export class Session<Outcome extends ToolCallOutcome = ToolCallOutcome> implemen
     options?: CallOptions,
   ): Promise<GetPromptResult> {
     return (await this.client()).getPrompt(name, args, options);
+  }
+
+  /** Every skill the server offers (see `Client.listSkills`, docs/skills.md). */
+  async listSkills(options?: ListOptions): Promise<SkillList> {
+    return (await this.client()).listSkills(options);
+  }
+
+  /** One skill's files, verified against its manifest, written whole to `options.dir` (see `Client.readSkill`). */
+  async readSkill(skill: Skill | string, options: ReadSkillOptions): Promise<ReadSkillResult> {
+    return (await this.client()).readSkill(skill, options);
   }
 
   /** Ends the connection, if one was opened; the session cannot be used afterwards. */

@@ -18,6 +18,7 @@ import type { Tool, ToolCallOutcome } from '../client/types.js';
 import { durationMs } from '../config/durations.js';
 import { checkConfigData, type ServerConfig, snapshotPlainData } from '../config/index.js';
 import { errorFromData, isMcpError, McpError } from '../errors/index.js';
+import type { ReadSkillResult, SkillList } from '../extensions/skills/index.js';
 import { type DispatchControl, dispatch } from './dispatch.js';
 import { threadEntry } from './entry.js';
 import { DEFAULT_CLOSE_BUDGET_MS, ID_PATTERN, label, type ThreadData, type ToOwner } from './protocol.js';
@@ -203,9 +204,34 @@ export async function getPrompt(
   return (await dispatch({ id, op: 'getPrompt', what, fields }, control(options))) as GetPromptResult;
 }
 
+/** Every skill of the worker's server (`skills/list`, all pages, bounded; malformed entries in `excluded`). */
+export async function listSkills(id: string, options: WorkerCallOptions = {}): Promise<SkillList> {
+  return (await simple(id, 'listSkills', options)) as SkillList;
+}
+
+/**
+ * Writes one skill's files to `skill.dir` in the worker, each verified against its manifest (see
+ * `Client.readSkill`, docs/skills.md); `timeoutMs` bounds the whole read.
+ */
+export async function readSkill(
+  id: string,
+  uriOrName: string,
+  skill: { dir: string; maxFiles?: number; maxBytes?: number },
+  options: WorkerCallOptions = {},
+): Promise<ReadSkillResult> {
+  checkId(id, 'readSkill');
+  if (typeof uriOrName !== 'string' || uriOrName === '')
+    throw new McpError('config', 'readSkill needs a skill uri or name');
+  const checked = snapshotPlainData(skill, 'skill');
+  if (!checked.ok) throw new McpError('config', `readSkill ${uriOrName}: ${checked.reason}`);
+  const fields = { uri: uriOrName, skill: checked.value, ...budgetField(options.timeoutMs) };
+  const what = `readSkill ${uriOrName.slice(0, 200)} on ${label(id)}`;
+  return (await dispatch({ id, op: 'readSkill', what, fields }, control(options))) as ReadSkillResult;
+}
+
 function simple(
   id: string,
-  op: 'listResources' | 'listResourceTemplates' | 'listPrompts',
+  op: 'listResources' | 'listResourceTemplates' | 'listPrompts' | 'listSkills',
   options: WorkerCallOptions,
 ): Promise<unknown> {
   const what = `${op} on ${label(checkId(id, op))}`;

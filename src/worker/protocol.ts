@@ -59,6 +59,8 @@ export type Operation =
   | 'readResource'
   | 'listPrompts'
   | 'getPrompt'
+  | 'listSkills'
+  | 'readSkill'
   | 'status'
   | 'cancel'
   | 'close';
@@ -79,8 +81,10 @@ export interface Request {
   readonly name?: string;
   /** callTool, getPrompt: the checked arguments. */
   readonly args?: Record<string, unknown>;
-  /** readResource: the resource uri. */
+  /** readResource: the resource uri; readSkill: the skill's SKILL.md uri or name. */
   readonly uri?: string;
+  /** readSkill: the folder to write to and the bounds. */
+  readonly skill?: { readonly dir: string; readonly maxFiles?: number; readonly maxBytes?: number };
   /** listTools: answer from the cached list while fresh. */
   readonly cache?: boolean;
   /** callTool: the caller wants progress updates. */

@@ -31,22 +31,22 @@ describe('the command table', () => {
 
   test('an option of another command is refused by naming the commands that declare it', async () => {
     const cases: Array<[string[], string]> = [
-      [['servers', '--out', 'x.ts'], '--out is an option of types'],
+      [['servers', '--out', 'x.ts'], '--out is an option of skill and types'],
       [['tools', '--device', 'https://h.example/mcp'], '--device is an option of login'],
       [['call', '--forget-registration'], '--forget-registration is an option of logout'],
       [['tools', '--reveal'], '--reveal is an option of settings get'],
       [['settings', 'get', 'x', '--auth-token'], '--auth-token is an option of settings set'],
       [
         ['login', '--settings', 'x', 'https://h.example/mcp'],
-        '--settings is an option of tools, call, discover, resources, read, prompts, prompt and types',
+        '--settings is an option of tools, call, discover, resources, read, prompts, prompt, skills, skill and types',
       ],
       [
         ['logout', '--config', 'f.json'],
-        '--config is an option of tools, call, discover, resources, read, prompts, prompt, search, describe, run, types, servers and pin',
+        '--config is an option of tools, call, discover, resources, read, prompts, prompt, skills, skill, search, describe, run, types, servers and pin',
       ],
       [
         ['servers', '--plaintext-file'],
-        '--plaintext-file is an option of tools, call, discover, resources, read, prompts, prompt, types and settings',
+        '--plaintext-file is an option of tools, call, discover, resources, read, prompts, prompt, skills, skill, types and settings',
       ],
       [['demo', '--timeout', '5'], 'demo takes no option --timeout'],
       [['demo-server', '--json'], 'demo-server takes no option --json'],
@@ -66,14 +66,14 @@ describe('the command table', () => {
     const run = await runMain(['servers', '--json', '--out', 'x.ts']);
     assert.equal(run.code, 2);
     assert.deepEqual(JSON.parse(run.stdout), {
-      error: { kind: 'usage', message: '--out is an option of types' },
+      error: { kind: 'usage', message: '--out is an option of skill and types' },
     });
   });
 
   test('ownersOf names a group by its own name only when all its subcommands take the option', () => {
     assert.equal(
       ownersOf('--plaintext-file', COMMANDS),
-      'tools, call, discover, resources, read, prompts, prompt, types and settings',
+      'tools, call, discover, resources, read, prompts, prompt, skills, skill, types and settings',
     );
     assert.equal(ownersOf('--reveal', COMMANDS), 'settings get');
   });

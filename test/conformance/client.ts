@@ -5,7 +5,9 @@
  * and prints `EXIT_MARKER` as the process really exits, so the script can check the exit status, which
  * suite runs do not record.
  */
-import { writeSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type Client,
   type ConnectOptions,
@@ -64,7 +66,35 @@ const listOnly: Scenario = {
   },
 };
 
+/**
+ * Skills (SEP-2640, extension scenarios): the first listed skill is read into a scratch folder; a skill that
+ * fails verification is refused (`skill_rejected`), which is what the verify scenarios want; the runner
+ * checks that no other file was asked for.
+ */
+const readFirstSkill: Scenario = {
+  run: async (client) => {
+    const [first] = (await client.listSkills()).skills;
+    if (first === undefined) throw new Error('skills/list listed no usable skill');
+    const scratch = mkdtempSync(join(tmpdir(), 'autos-mcp-conformance-skill-'));
+    try {
+      await client.readSkill(first, { dir: join(scratch, 'skill') });
+    } catch (error) {
+      if (!isMcpError(error) || error.kind !== 'skill_rejected') throw error;
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  },
+};
+
 const SCENARIOS: Record<string, Scenario> = {
+  'sep-2640-client-no-prefetch': {
+    run: async (client) => {
+      await client.listSkills();
+    },
+  },
+  'sep-2640-client-verify-digest': readFirstSkill,
+  'sep-2640-client-verify-size': readFirstSkill,
+  'sep-2640-client-verify-frontmatter': readFirstSkill,
   initialize: { run: async () => {} },
   tools_call: { run: (client) => listAndCall(client, 'add_numbers', { a: 5, b: 3 }) },
   'elicitation-sep1034-client-defaults': {

@@ -79,6 +79,7 @@ const OPTIONS: Record<ErrorKind, McpErrorOptions> = {
     target: 'node srv.mjs',
   },
   task_cancelled: { delivery: 'delivered', target: 'node srv.mjs' },
+  skill_rejected: { delivery: 'delivered', data: { problem: 'digest', uri: 'skill://pdf/SKILL.md' } },
 };
 
 /** One McpError per kind with its fields and a cause, plus the two subclasses. */
