@@ -91,7 +91,7 @@ export {
   type McpErrorData,
   type McpErrorOptions,
 } from './errors/index.js';
-export { TASKS_EXTENSION, type TaskUpdate } from './extensions/index.js';
+export { SKILLS_EXTENSION, TASKS_EXTENSION, type TaskUpdate } from './extensions/index.js';
 export type { ProtocolVersion, ProtocolVersionChoice } from './protocol/versions.js';
 export {
   type ConfigResolver,

@@ -44,6 +44,11 @@ export async function resolveTarget(
   };
 }
 
+/** The same target with one more extension turned on (a command that needs it, e.g. `skills`). */
+export function turningOn<T extends Target>(target: T, id: string): T {
+  return { ...target, extensions: [...(target.extensions ?? []), id] };
+}
+
 /**
  * Connects (an HTTP target with its stored login, if the store holds one; a stdio config's `envFrom`
  * read from the same settings as `--settings`), runs `fn`, and closes — also when `fn` throws — then

@@ -7,11 +7,13 @@
 import { McpError } from '../errors/index.js';
 import { extensionIdProblem, MAX_EXTENSIONS } from '../protocol/extension-id.js';
 import type { Extension } from './extension.js';
-import { tasksExtension } from './tasks/tasks.js';
+import { SKILLS_EXTENSION, skillsExtension } from './skills/extension.js';
+import { TASKS_EXTENSION, tasksExtension } from './tasks/tasks.js';
 
 /** The modules this client has, by id. */
 const MODULES: Readonly<Record<string, () => Extension>> = {
-  'io.modelcontextprotocol/tasks': tasksExtension,
+  [TASKS_EXTENSION]: tasksExtension,
+  [SKILLS_EXTENSION]: skillsExtension,
 };
 
 /** The checked, turned-on extensions of one connection. Immutable. */

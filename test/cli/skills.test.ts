@@ -49,6 +49,12 @@ describe('skills on the command line', () => {
     assert.match(hostile.stdout, /\(left out\) upper: resources\[0\]\.digest/);
   });
 
+  test('skills turns the skills extension on: a server that requires the declaration answers', async () => {
+    const run = await runMain(['skills', '--json', ...HOSTILE, '--strict']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(JSON.parse(run.stdout).skills.length > 0);
+  });
+
   test('skill writes the verified files to --out; --json lists them', async () => {
     const out = path.join(scratch, 'pdf');
     const run = await runMain(['skill', 'pdf-tools', '--out', out, ...SDK]);

@@ -9,6 +9,7 @@ import {
   MAX_EXTENSIONS,
   MAX_SERVER_EXTENSIONS,
   readServerExtensions,
+  SKILLS_EXTENSION,
   TASKS_EXTENSION,
   turnOn,
 } from '../../src/extensions/index.js';
@@ -94,4 +95,10 @@ test("a server's extensions: valid ids with object values only, at most the boun
     Array.from({ length: MAX_SERVER_EXTENSIONS + 50 }, (_, i) => [`com.example/e${i}`, {}]),
   );
   assert.equal(Object.keys(readServerExtensions({ extensions: many })).length, MAX_SERVER_EXTENSIONS);
+});
+
+test('the skills extension is a known module: declared as {}, following no result', () => {
+  const on = turnOn([SKILLS_EXTENSION]);
+  assert.deepEqual(on.declared, { [SKILLS_EXTENSION]: {} });
+  assert.equal(on.claimer('skills/list', 'complete'), undefined);
 });

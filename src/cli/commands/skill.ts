@@ -1,6 +1,8 @@
 /** `autos-mcp skill <name> --out <dir> <target>`: one skill's files, each verified, written to a new folder. */
+
+import { SKILLS_EXTENSION } from '../../extensions/index.js';
 import { defineCommand } from '../command.js';
-import { resolveTarget, withServer } from '../connection.js';
+import { resolveTarget, turningOn, withServer } from '../connection.js';
 import { EXIT } from '../exit.js';
 import { TARGET_HELP } from '../help.js';
 import { nonEmpty, single, TARGET_OPTIONS } from '../options.js';
@@ -39,7 +41,7 @@ Example: autos-mcp skill pdf-tools --out ./skills/pdf-tools https://mcp.example.
       throw new UsageError(`unexpected argument ${JSON.stringify(extra.slice(0, 60))}`);
     const dir = args.out;
     if (dir === undefined) throw new UsageError('skill needs --out <dir>: the folder to write the skill to');
-    return withServer(target, io, async (client) => {
+    return withServer(turningOn(target, SKILLS_EXTENSION), io, async (client) => {
       const read = await client.readSkill(name, { dir }).catch((error: unknown) => {
         throw withoutSkillsHint(error, client.target);
       });

@@ -1,6 +1,8 @@
 /** `autos-mcp skills <target>`: every skill the server offers (the `io.modelcontextprotocol/skills` extension). */
+
+import { SKILLS_EXTENSION } from '../../extensions/index.js';
 import { defineCommand } from '../command.js';
-import { resolveTarget, withServer } from '../connection.js';
+import { resolveTarget, turningOn, withServer } from '../connection.js';
 import { EXIT } from '../exit.js';
 import { TARGET_HELP } from '../help.js';
 import { TARGET_OPTIONS } from '../options.js';
@@ -23,7 +25,7 @@ Example: autos-mcp skills https://mcp.example.com/mcp`,
     const target = await resolveTarget(args, io);
     if (target.words.length > 0)
       throw new UsageError(`unexpected argument ${JSON.stringify(target.words[0]?.slice(0, 60))}`);
-    return withServer(target, io, async (client) => {
+    return withServer(turningOn(target, SKILLS_EXTENSION), io, async (client) => {
       const list = await client.listSkills().catch((error: unknown) => {
         throw withoutSkillsHint(error, client.target);
       });
