@@ -31,6 +31,8 @@ import { openConnection } from './open-connection.js';
 import type { ConnectOptions } from './options.js';
 import { Responder } from './responder.js';
 import { startupError } from './startup-error.js';
+import { listenForChanges } from './subscription.js';
+import { ToolChanges } from './tool-changes.js';
 import { filterRefusal } from './tool-filter.js';
 import type { CallToolResult, LegacyVersion, ToolCallOutcome } from './types.js';
 import { Wire } from './wire.js';
@@ -119,6 +121,7 @@ async function start(
   const budget = new ReadyBudget(connectMs - (Date.now() - run.startedAt));
   const closeController = new AbortController();
   const catalog = new ToolCatalog();
+  const changes = new ToolChanges(settings.target, catalog, options.onToolListChanged);
   const responder = new Responder(
     (message) => connection.send(message),
     (method, params) =>
@@ -132,13 +135,7 @@ async function start(
     connectionId,
     defaultTimeoutMs: settings.timeoutMs,
     onServerRequest: (message) => responder.answer(message),
-    onNotification: (message) =>
-      routeNotification(message, {
-        catalog,
-        onLog: options.onLog,
-        onToolListChanged:
-          options.onToolListChanged && (() => options.onToolListChanged?.({ target: settings.target })),
-      }),
+    onNotification: (message) => routeNotification(message, { changes, onLog: options.onLog }),
   });
   const wire = new Wire(engine, connection.traits, {
     clientInfo: settings.clientInfo,
@@ -162,9 +159,10 @@ async function start(
       openServerStream:
         connection.traits.serverStream &&
         negotiated.era === 'legacy' &&
-        Object.keys(wire.capabilities).length > 0,
+        (Object.keys(wire.capabilities).length > 0 || options.onToolListChanged !== undefined),
     });
-    return Client.assemble({
+    closeController.signal.addEventListener('abort', () => changes.close(), { once: true });
+    const client = Client.assemble({
       engine,
       wire,
       connection,
@@ -172,9 +170,12 @@ async function start(
       options,
       negotiated,
       catalog,
+      changes,
       closeController,
       probeRestart: run.firstStart,
     });
+    if (negotiated.era === 'modern') listenForChanges(changes, { wire, engine, client, connectionId });
+    return client;
   } catch (error) {
     closeController.abort();
     const failure = engine.failure;

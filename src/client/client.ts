@@ -25,6 +25,7 @@ import type { ConnectOptions } from './options.js';
 import { modernPinRefused } from './pinned-revision.js';
 import { ResourceMethods } from './resource-methods.js';
 import { applyBudget, budgetOf } from './result-budget.js';
+import type { ToolChanges, ToolsChangedListener } from './tool-changes.js';
 import { filterRefusal } from './tool-filter.js';
 import { applyToolPolicy, pinOf } from './tool-pins.js';
 import { checkTools, DEFAULT_MAX_PAGES, fetchAllPages } from './tools.js';
@@ -52,6 +53,7 @@ interface ClientParts {
   options: ConnectOptions;
   negotiated: Negotiated;
   catalog: ToolCatalog;
+  changes: ToolChanges;
   closeController: AbortController;
   /** How the first process ended, when `auto`'s probe ended it and this client runs the second. */
   probeRestart: ProcessReport | undefined;
@@ -74,6 +76,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome>
   readonly #options: ConnectOptions;
   readonly #closeController: AbortController;
   readonly #catalog: ToolCatalog;
+  readonly #changes: ToolChanges;
   readonly #probeRestart: ProcessReport | undefined;
   #negotiated: Negotiated;
   #discoverCache: { result: DiscoverResult; receivedAt: number } | undefined;
@@ -90,6 +93,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome>
     this.#options = parts.options;
     this.#negotiated = parts.negotiated;
     this.#catalog = parts.catalog;
+    this.#changes = parts.changes;
     this.#closeController = parts.closeController;
     this.#probeRestart = parts.probeRestart;
   }
@@ -157,6 +161,14 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome>
     for (const item of checked.excluded)
       log('%s: tool %s left out: %s', this.#config.target, item.name, item.reason);
     return this.#catalog.store(checked, last, Date.now());
+  }
+
+  /**
+   * Calls `listener` when the server's tools change, after the cached list was dropped (`ToolsChangedEvent`).
+   * In 2026 the first listener opens a `subscriptions/listen` and removing the last cancels it. Returns the remover.
+   */
+  onToolsChanged(listener: ToolsChangedListener): () => void {
+    return this.#changes.add(listener);
   }
 
   /**

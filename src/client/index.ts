@@ -53,6 +53,7 @@ export type {
   ResourceTemplate,
   ResourceTemplateList,
 } from './resource-types.js';
+export type { ToolsChangedEvent, ToolsChangedListener } from './tool-changes.js';
 export { toolDigest } from './tool-digest.js';
 export {
   type CallToolResult,

@@ -35,6 +35,8 @@ export interface WireRequestOptions extends CallOptions {
   /** `x-mcp-header` parameters of the tool being called (2026, transports with per-message headers). */
   toolHeaders?: readonly HeaderParam[] | undefined;
   noCancelNotification?: boolean;
+  /** Hears the request's JSON-RPC id before it is sent. */
+  onId?: ((id: number) => void) | undefined;
 }
 
 /** Methods that may answer `input_required` (S26/basic/patterns/mrtr). */
