@@ -64,7 +64,9 @@ function recorder() {
 /** Gaps between consecutive times. */
 const gaps = (times: number[]) => times.slice(1).map((at, i) => at - (times[i] as number));
 
-test('a flood of list_changed on the subscription is told as a few events and costs one re-list', async () => {
+test('a flood of list_changed on the subscription is told as a few events and costs one re-list', {
+  timeout: 30_000,
+}, async () => {
   const log = eventLog();
   const client = await connect(hostile('flood', log.file));
   const { seen, listener } = recorder();
@@ -91,7 +93,9 @@ test('a flood of list_changed on the subscription is told as a few events and co
   }
 });
 
-test('a server that never acknowledges: its notifications are ignored, reopened with back-off, then unavailable', async () => {
+test('a server that never acknowledges: its notifications are ignored, reopened with back-off, then unavailable', {
+  timeout: 30_000,
+}, async () => {
   const log = eventLog();
   const ackMs = 200;
   const client = await connect(hostile('silent', log.file, ackMs));
@@ -113,7 +117,9 @@ test('a server that never acknowledges: its notifications are ignored, reopened 
   }
 });
 
-test('an acknowledged set without tool changes is compared: the listen is cancelled, not reopened', async () => {
+test('an acknowledged set without tool changes is compared: the listen is cancelled, not reopened', {
+  timeout: 30_000,
+}, async () => {
   const log = eventLog();
   const client = await connect(hostile('smaller', log.file));
   const { seen, listener, reached } = recorder();
@@ -133,7 +139,9 @@ test('an acknowledged set without tool changes is compared: the listen is cancel
   }
 });
 
-test('removing the last listener cancels the listen (stdio: notifications/cancelled)', async () => {
+test('removing the last listener cancels the listen (stdio: notifications/cancelled)', {
+  timeout: 30_000,
+}, async () => {
   const log = eventLog();
   const client = await connect(hostile('flood', log.file));
   try {
@@ -152,7 +160,9 @@ test('removing the last listener cancels the listen (stdio: notifications/cancel
   }
 });
 
-test('HTTP: a stream that breaks at once, again and again, is reopened with back-off a bounded number of times', async () => {
+test('HTTP: a stream that breaks at once, again and again, is reopened with back-off a bounded number of times', {
+  timeout: 30_000,
+}, async () => {
   const log = eventLog();
   const server = await startServer(
     'test/fixtures/hostile-listen.mjs',
@@ -181,7 +191,7 @@ test('HTTP: a stream that breaks at once, again and again, is reopened with back
   }
 });
 
-test('HTTP: closing the client ends the open listen stream', async () => {
+test('HTTP: closing the client ends the open listen stream', { timeout: 30_000 }, async () => {
   const log = eventLog();
   const server = await startServer(
     'test/fixtures/hostile-listen.mjs',

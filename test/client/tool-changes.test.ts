@@ -50,7 +50,9 @@ function nextEvent(target: { onToolsChanged(l: (e: ToolsChangedEvent) => void): 
 const names = async (client: Client, cache = true) =>
   (await client.listTools({ cache })).map((t) => t.name).sort();
 
-test('2025 stdio: list_changed drops the cached list, onToolsChanged hears it, the next cached list asks again', async () => {
+test('2025 stdio: list_changed drops the cached list, onToolsChanged hears it, the next cached list asks again', {
+  timeout: 30_000,
+}, async () => {
   const log = requestLog();
   const client = await connect(changing('2025-11-25', log.file));
   try {
@@ -66,7 +68,9 @@ test('2025 stdio: list_changed drops the cached list, onToolsChanged hears it, t
   }
 });
 
-test('2026 stdio: no subscriptions/listen until someone listens; then the change arrives on it', async () => {
+test('2026 stdio: no subscriptions/listen until someone listens; then the change arrives on it', {
+  timeout: 30_000,
+}, async () => {
   const log = requestLog();
   const client = await connect(changing('2026-07-28', log.file));
   try {
@@ -84,7 +88,9 @@ test('2026 stdio: no subscriptions/listen until someone listens; then the change
   }
 });
 
-test('2026 stdio: a pinned tool that changed is refused tool_changed after the event, with nothing sent', async () => {
+test('2026 stdio: a pinned tool that changed is refused tool_changed after the event, with nothing sent', {
+  timeout: 30_000,
+}, async () => {
   const first = await connect(changing('2026-07-28', requestLog().file));
   const digest = (await first.listToolsDetailed()).digests['echo']?.digest as string;
   await first.close();
@@ -115,7 +121,7 @@ test('2026 stdio: a pinned tool that changed is refused tool_changed after the e
   }
 });
 
-test('2026 stdio: a session tells listeners added before it connected', async () => {
+test('2026 stdio: a session tells listeners added before it connected', { timeout: 30_000 }, async () => {
   const log = requestLog();
   const handle = session(changing('2026-07-28', log.file));
   try {
@@ -146,7 +152,9 @@ describe('2026 over HTTP (the SDK handler: one POST whose response is an SSE str
   });
   after(() => server.stop());
 
-  test('the change arrives on the listen, the cached list is dropped, and close ends the stream', async () => {
+  test('the change arrives on the listen, the cached list is dropped, and close ends the stream', {
+    timeout: 30_000,
+  }, async () => {
     const client = await connect({ url: server.url, protocolVersion: '2026-07-28' });
     let closed = false;
     try {
