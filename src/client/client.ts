@@ -76,13 +76,15 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome>
   readonly #options: ConnectOptions;
   readonly #closeController: AbortController;
   readonly #catalog: ToolCatalog;
-  readonly #changes: ToolChanges;
   readonly #probeRestart: ProcessReport | undefined;
   #negotiated: Negotiated;
   #discoverCache: { result: DiscoverResult; receivedAt: number } | undefined;
   /** The implicit `tools/list` in flight, shared by concurrent first calls. */
   #listing: Promise<ToolList> | undefined;
   #modernAnswered = false; // a 2026 request was answered: the server speaks 2026-07-28 (`#pinned`)
+  /** Calls `listener` when the server's tools change, after the cached list was dropped (`ToolsChangedEvent`; in 2026
+   * the first listener opens a `subscriptions/listen`, removing the last cancels it). Returns the remover. */
+  readonly onToolsChanged: (listener: ToolsChangedListener) => () => void;
 
   private constructor(parts: ClientParts) {
     super();
@@ -93,7 +95,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome>
     this.#options = parts.options;
     this.#negotiated = parts.negotiated;
     this.#catalog = parts.catalog;
-    this.#changes = parts.changes;
+    this.onToolsChanged = (listener) => parts.changes.add(listener);
     this.#closeController = parts.closeController;
     this.#probeRestart = parts.probeRestart;
   }
@@ -161,14 +163,6 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome>
     for (const item of checked.excluded)
       log('%s: tool %s left out: %s', this.#config.target, item.name, item.reason);
     return this.#catalog.store(checked, last, Date.now());
-  }
-
-  /**
-   * Calls `listener` when the server's tools change, after the cached list was dropped (`ToolsChangedEvent`).
-   * In 2026 the first listener opens a `subscriptions/listen` and removing the last cancels it. Returns the remover.
-   */
-  onToolsChanged(listener: ToolsChangedListener): () => void {
-    return this.#changes.add(listener);
   }
 
   /**
