@@ -159,7 +159,7 @@ async function start(
       openServerStream:
         connection.traits.serverStream &&
         negotiated.era === 'legacy' &&
-        (Object.keys(wire.capabilities).length > 0 || options.onToolListChanged !== undefined),
+        Object.keys(wire.capabilities).length > 0,
     });
     closeController.signal.addEventListener('abort', () => changes.close(), { once: true });
     const client = Client.assemble({
@@ -175,6 +175,8 @@ async function start(
       probeRestart: run.firstStart,
     });
     if (negotiated.era === 'modern') listenForChanges(changes, { wire, engine, client, connectionId });
+    // 2025 over HTTP: the notifications come on the GET stream, opened once someone wants them.
+    else if (connection.traits.serverStream) changes.reachWith(() => connection.listen?.());
     return client;
   } catch (error) {
     closeController.abort();

@@ -43,6 +43,8 @@ export class ToolChanges {
   /** 2026: opens the subscription (set once the client is ready); undefined in 2025. */
   #open: ((sink: SubscriptionSink) => Subscription) | undefined;
   #subscription: Subscription | undefined;
+  /** 2025: what makes the server's notifications reach the client once someone wants them (the HTTP GET stream). */
+  #reach: (() => void) | undefined;
   /** The subscription ended by itself: not reopened on this connection. */
   #over = false;
   #closed = false;
@@ -70,6 +72,12 @@ export class ToolChanges {
     this.#follow();
   }
 
+  /** The connection speaks 2025: `reach` is called when events are first wanted (idempotent). */
+  reachWith(reach: () => void): void {
+    this.#reach = reach;
+    this.#follow();
+  }
+
   /**
    * A tool change notification, or one of the 2026 subscription. In 2025 every `tools/list_changed`
    * counts; in 2026 only what the live subscription accepts (its id, after its acknowledgement).
@@ -93,6 +101,7 @@ export class ToolChanges {
   /** Opens the 2026 subscription while someone wants events, and cancels it once nobody does. */
   #follow(): void {
     const wanted = !this.#closed && (this.#listeners.size > 0 || this.#option !== undefined);
+    if (wanted) this.#reach?.();
     if (wanted && this.#subscription === undefined && this.#open !== undefined && !this.#over) {
       this.#subscription = this.#open({
         changed: () => this.#tell('changed'),

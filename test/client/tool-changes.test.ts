@@ -173,3 +173,43 @@ describe('2026 over HTTP (the SDK handler: one POST whose response is an SSE str
     }
   });
 });
+
+test('2025 over HTTP: a listener (the option, or one added later) opens the GET stream the SDK sends the change on', {
+  timeout: 30_000,
+}, async () => {
+  const log = requestLog();
+  const server = await startServer(
+    'test/fixtures/changing-tools.mjs',
+    ['--http', '--legacy'],
+    (line) => line.match(/listening (http:\/\/\S+)/)?.[1],
+    { CHANGE_LOG: log.file },
+  );
+  let told: (event: ToolsChangedEvent) => void = () => {};
+  const changed = new Promise<ToolsChangedEvent>((resolve) => {
+    told = resolve;
+  });
+  const client = await connect(
+    { url: server.url, protocolVersion: '2025-11-25' },
+    { onToolListChanged: told },
+  );
+  try {
+    assert.deepEqual(await names(client), ['add_tool', 'echo', 'rewrite']);
+    await client.callTool('add_tool');
+    assert.deepEqual(await changed, { target: client.target, reason: 'changed' });
+    assert.deepEqual(await names(client), ['add_tool', 'echo', 'late', 'rewrite']);
+  } finally {
+    await client.close();
+  }
+  const later = await connect({ url: server.url, protocolVersion: '2025-11-25' });
+  try {
+    const changedLater = nextEvent(later);
+    await waitFor(() => log.lines().filter((l) => l.startsWith('GET')).length === 2, {
+      what: 'the GET stream',
+    });
+    await later.callTool('rewrite');
+    assert.deepEqual(await changedLater, { target: later.target, reason: 'changed' });
+  } finally {
+    await later.close();
+    await server.stop();
+  }
+});
