@@ -8,6 +8,7 @@
  * way the transport cancels any 2026 request (stdio: `notifications/cancelled`; HTTP: the POST is ended).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_TIMER_MS } from '../config/durations.js';
 import { debugNote } from '../diagnostics/publish.js';
 import { RpcError } from '../errors/index.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
@@ -141,7 +142,8 @@ export class Subscription {
   /** One `subscriptions/listen`, from sending to its end. */
   async #once(): Promise<Outcome> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.#options.ackTimeoutMs);
+    // Node fires a delay over 2^31-1 ms (a client with `timeoutMs: Infinity`) at once: capped instead.
+    const timer = setTimeout(() => controller.abort(), Math.min(this.#options.ackTimeoutMs, MAX_TIMER_MS));
     const attempt = { controller, notHonoured: false, timer };
     this.#attempt = attempt;
     const signal = AbortSignal.any([this.#stop.signal, controller.signal]);

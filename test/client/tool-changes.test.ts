@@ -213,3 +213,21 @@ test('2025 over HTTP: a listener (the option, or one added later) opens the GET 
     await server.stop();
   }
 });
+
+test('2026 stdio: a client without deadlines (timeoutMs: Infinity) keeps its listen', {
+  timeout: 30_000,
+}, async () => {
+  const log = requestLog();
+  const client = await connect({ ...changing('2026-07-28', log.file), timeoutMs: Number.POSITIVE_INFINITY });
+  try {
+    const changed = nextEvent(client);
+    await waitFor(() => log.lines().some((l) => l.startsWith('subscriptions/listen')), {
+      what: 'the listen',
+    });
+    await client.callTool('add_tool');
+    assert.equal((await changed).reason, 'changed');
+    assert.equal(log.lines().filter((l) => l.startsWith('subscriptions/listen')).length, 1, 'opened once');
+  } finally {
+    await client.close();
+  }
+});
