@@ -20,6 +20,7 @@ import type {
 import type { ToolsChangedEvent, ToolsChangedListener } from '../client/tool-changes.js';
 import type { CallToolResult, LegacyVersion, Tool, ToolCallOutcome, ToolList } from '../client/types.js';
 import { mergeConfig, type ServerConfig } from '../config/index.js';
+import { debugLog } from '../diagnostics/publish.js';
 import { McpError } from '../errors/index.js';
 import type { Settings } from '../settings/settings.js';
 
@@ -49,7 +50,13 @@ export class Session<Outcome extends ToolCallOutcome = ToolCallOutcome> implemen
   #connected: Client<Outcome> | undefined;
   #unlisten: (() => void) | undefined;
   readonly #tell = (event: ToolsChangedEvent): void => {
-    for (const listener of [...this.#listeners]) listener(event);
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        debugLog('a tool change listener threw: %o', error); // the others are still told
+      }
+    }
   };
 
   /** @internal Use `session()`. */

@@ -121,10 +121,15 @@ test('2026 stdio: a pinned tool that changed is refused tool_changed after the e
   }
 });
 
-test('2026 stdio: a session tells listeners added before it connected', { timeout: 30_000 }, async () => {
+test('2026 stdio: a session tells listeners added before it connected, past one that throws', {
+  timeout: 30_000,
+}, async () => {
   const log = requestLog();
   const handle = session(changing('2026-07-28', log.file));
   try {
+    handle.onToolsChanged(() => {
+      throw new Error('a careless listener'); // logged; the next listener is still told
+    });
     const changed = nextEvent(handle);
     assert.equal(handle.started, false, 'a listener does not connect');
     assert.deepEqual((await handle.listTools()).map((t) => t.name).sort(), ['add_tool', 'echo', 'rewrite']);
