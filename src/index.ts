@@ -66,6 +66,8 @@ export {
   type ToolDigest,
   type ToolDrift,
   type ToolList,
+  type ToolsChangedEvent,
+  type ToolsChangedListener,
   toolDigest,
   toolVisibility,
   type UnknownContent,

@@ -161,9 +161,10 @@ export class Member {
     const base = this.#options.connect;
     const signal =
       base.signal === undefined ? opening.signal : AbortSignal.any([base.signal, opening.signal]);
-    const onToolListChanged: ConnectOptions['onToolListChanged'] = (context) => {
-      this.#changed = true;
-      base.onToolListChanged?.(context);
+    const onToolListChanged: ConnectOptions['onToolListChanged'] = (event) => {
+      // `unavailable`: no events will come, and the list stays as the server's ttlMs allows.
+      if (event.reason !== 'unavailable') this.#changed = true;
+      base.onToolListChanged?.(event);
     };
     this.#opening = opening;
     const config = this.#config as ServerConfig;

@@ -32,6 +32,8 @@ import { openConnection } from './open-connection.js';
 import type { ConnectOptions } from './options.js';
 import { Responder } from './responder.js';
 import { startupError } from './startup-error.js';
+import { listenForChanges } from './subscription.js';
+import { ToolChanges } from './tool-changes.js';
 import { filterRefusal } from './tool-filter.js';
 import type { CallToolResult, LegacyVersion, ToolCallOutcome } from './types.js';
 import { Wire } from './wire.js';
@@ -138,6 +140,7 @@ async function start(
   const budget = new ReadyBudget(connectMs - (Date.now() - run.startedAt));
   const closeController = new AbortController();
   const catalog = new ToolCatalog();
+  const changes = new ToolChanges(settings.target, catalog, options.onToolListChanged);
   const responder = new Responder(
     (message) => connection.send(message),
     (method, params) =>
@@ -151,13 +154,7 @@ async function start(
     connectionId,
     defaultTimeoutMs: settings.timeoutMs,
     onServerRequest: (message) => responder.answer(message),
-    onNotification: (message) =>
-      routeNotification(message, {
-        catalog,
-        onLog: options.onLog,
-        onToolListChanged:
-          options.onToolListChanged && (() => options.onToolListChanged?.({ target: settings.target })),
-      }),
+    onNotification: (message) => routeNotification(message, { changes, onLog: options.onLog }),
   });
   const wire = new Wire(engine, connection.traits, {
     clientInfo: settings.clientInfo,
@@ -185,7 +182,8 @@ async function start(
         // Only handlers make server requests answerable; an extension's declaration alone does not.
         Object.keys(wire.capabilities).some((key) => key !== 'extensions'),
     });
-    return Client.assemble({
+    closeController.signal.addEventListener('abort', () => changes.close(), { once: true });
+    const client = Client.assemble({
       engine,
       wire,
       connection,
@@ -193,10 +191,15 @@ async function start(
       options,
       negotiated,
       catalog,
+      changes,
       closeController,
       probeRestart: run.firstStart,
       extensions,
     });
+    if (negotiated.era === 'modern') listenForChanges(changes, { wire, engine, client, connectionId });
+    // 2025 over HTTP: the notifications come on the GET stream, opened once someone wants them.
+    else if (connection.traits.serverStream) changes.reachWith(() => connection.listen?.());
+    return client;
   } catch (error) {
     closeController.abort();
     const failure = engine.failure;

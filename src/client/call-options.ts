@@ -62,4 +62,6 @@ export interface EngineRequestOptions extends CallOptions {
   resumable?: boolean | undefined;
   /** `initialize` MUST NOT be cancelled (S25/basic/utilities/cancellation). */
   noCancelNotification?: boolean | undefined;
+  /** Hears the request's JSON-RPC id before it is sent (a `subscriptions/listen` correlates by it). */
+  onId?: ((id: number) => void) | undefined;
 }

@@ -26,6 +26,7 @@ import type { ConnectOptions } from './options.js';
 import { modernPinRefused } from './pinned-revision.js';
 import { ResourceMethods } from './resource-methods.js';
 import { applyBudget, budgetOf } from './result-budget.js';
+import type { ToolChanges, ToolsChangedListener } from './tool-changes.js';
 import { filterRefusal } from './tool-filter.js';
 import { applyToolPolicy, pinOf } from './tool-pins.js';
 import { checkTools, DEFAULT_MAX_PAGES, fetchAllPages } from './tools.js';
@@ -52,6 +53,7 @@ interface ClientParts {
   options: ConnectOptions;
   negotiated: Negotiated;
   catalog: ToolCatalog;
+  changes: ToolChanges;
   closeController: AbortController;
   /** How the first process ended, when `auto`'s probe ended it and this client runs the second. */
   probeRestart: ProcessReport | undefined;
@@ -82,6 +84,9 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome>
   /** The implicit `tools/list` in flight, shared by concurrent first calls. */
   #listing: Promise<ToolList> | undefined;
   #modernAnswered = false; // a 2026 request was answered: the server speaks 2026-07-28 (`#pinned`)
+  /** Calls `listener` when the server's tools change, after the cached list was dropped (`ToolsChangedEvent`; in 2026
+   * the first listener opens a `subscriptions/listen`, removing the last cancels it). Returns the remover. */
+  readonly onToolsChanged: (listener: ToolsChangedListener) => () => void;
 
   private constructor(parts: ClientParts) {
     super();
@@ -92,6 +97,7 @@ export class Client<Outcome extends ToolCallOutcome = ToolCallOutcome>
     this.#options = parts.options;
     this.#negotiated = parts.negotiated;
     this.#catalog = parts.catalog;
+    this.onToolsChanged = (listener) => parts.changes.add(listener);
     this.#closeController = parts.closeController;
     this.#probeRestart = parts.probeRestart;
     const { extensions, config, options } = parts;

@@ -89,6 +89,11 @@ export class Engine {
     return this.#closedError !== undefined;
   }
 
+  /** The deadline of a request that names none, in ms. */
+  get defaultTimeoutMs(): number {
+    return this.#settings.defaultTimeoutMs;
+  }
+
   /** Why the connection ended by itself (the server exited, a fatal message), or undefined. */
   get failure(): McpError | undefined {
     return this.#failure;
@@ -142,6 +147,7 @@ export class Engine {
       return Promise.reject(error);
     }
     const id = this.#nextId++;
+    options.onId?.(id);
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
     if (options.onProgress) {
       // The request id doubles as the progress token: unique among active requests (S25/basic/utilities/progress, S26/basic/patterns/progress).

@@ -64,6 +64,7 @@ export type {
   ResourceTemplateList,
 } from './resource-types.js';
 export type { ReadSkillOptions } from './skills.js';
+export type { ToolsChangedEvent, ToolsChangedListener } from './tool-changes.js';
 export { toolDigest } from './tool-digest.js';
 export {
   type CallToolResult,

@@ -1,31 +1,32 @@
 /**
  * Routes the notifications a server sends (other than progress, which belongs to its call): a tools
- * list change invalidates the catalog, a log message goes to `onLog` bounded and redacted. Everything
- * else is data nobody asked for and is dropped. Spec: S25+26/server/tools, S25/server/utilities/logging.
+ * list change and the 2026 subscription's messages go to the tool change events (which drop the cached
+ * list), a log message goes to `onLog` bounded and redacted. Everything else is data nobody asked for and
+ * is dropped. Spec: S25+26/server/tools, S26/basic/patterns/subscriptions, S25/server/utilities/logging.
  */
 import { debugLog } from '../diagnostics/publish.js';
 import { redact } from '../internal/redact.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
-import type { ToolCatalog } from './catalog.js';
+import type { ToolChanges } from './tool-changes.js';
 import type { ServerLogEntry } from './types.js';
 
 const log = debugLog;
 
 export interface NotificationRoutes {
-  catalog: ToolCatalog;
+  changes: ToolChanges;
   onLog?: ((entry: ServerLogEntry) => void) | undefined;
-  onToolListChanged?: (() => void) | undefined;
 }
+
+/** What the tool change events hear: the list change, and the 2026 subscription's acknowledgement. */
+const CHANGE_METHODS: ReadonlySet<string> = new Set([
+  'notifications/tools/list_changed',
+  'notifications/subscriptions/acknowledged',
+]);
 
 /** Handles one notification; never throws (a throwing `onLog` is logged). */
 export function routeNotification(message: JsonRpcNotification, routes: NotificationRoutes): void {
-  if (message.method === 'notifications/tools/list_changed') {
-    routes.catalog.invalidate();
-    try {
-      routes.onToolListChanged?.();
-    } catch (error) {
-      log('onToolListChanged threw: %o', error);
-    }
+  if (CHANGE_METHODS.has(message.method)) {
+    routes.changes.receive(message);
     return;
   }
   if (message.method !== 'notifications/message' || routes.onLog === undefined) return;

@@ -8,6 +8,7 @@ import type { Clock } from '../internal/clock.js';
 import type { Authorizer } from '../transport/authorizer.js';
 import type { Connection } from '../transport/connection.js';
 import type { ApprovalHandler } from './approval.js';
+import type { ToolsChangedListener } from './tool-changes.js';
 import type { ElicitationRequest, ElicitResult, ServerLogEntry } from './types.js';
 
 /** Context handed to every handler. */
@@ -45,8 +46,10 @@ export interface ConnectOptions {
   /**
    * Called when the server says its tool list changed (`notifications/tools/list_changed`), after the
    * client dropped its cached list (the next `listToolsDetailed` asks the server again). A throw is logged.
+   * Giving it asks for change events from the start, as `client.onToolsChanged` does (in 2026 it holds
+   * a `subscriptions/listen` open). Events of one turn of the event loop are told once.
    */
-  onToolListChanged?: (context: { target: string }) => void;
+  onToolListChanged?: ToolsChangedListener;
   /**
    * Check every `callTool`'s arguments against the tool's `inputSchema` before sending (a call's own
    * `validateArguments` wins). Needs the optional peer dependency `@cfworker/json-schema`. Default false.

@@ -38,6 +38,8 @@ export interface WireRequestOptions extends CallOptions {
   noCancelNotification?: boolean;
   /** `Mcp-Name` of a method the core does not name (an extension's, e.g. the task id of `tasks/get`). */
   routeName?: string | undefined;
+  /** Hears the request's JSON-RPC id before it is sent. */
+  onId?: ((id: number) => void) | undefined;
 }
 
 /** True when a turned-on extension takes results of `method` with this `resultType`. */

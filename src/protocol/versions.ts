@@ -40,5 +40,7 @@ export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+/** The `subscriptions/listen` request id a notification or the listen's final result belongs to (S26/basic/patterns/subscriptions). */
+export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
 export type Era = 'legacy' | 'modern';

@@ -18,8 +18,10 @@ import type {
   ResourceTemplateList,
 } from '../client/resource-types.js';
 import type { ReadSkillOptions } from '../client/skills.js';
+import type { ToolsChangedEvent, ToolsChangedListener } from '../client/tool-changes.js';
 import type { CallToolResult, LegacyVersion, Tool, ToolCallOutcome, ToolList } from '../client/types.js';
 import { mergeConfig, type ServerConfig } from '../config/index.js';
+import { debugLog } from '../diagnostics/publish.js';
 import { McpError } from '../errors/index.js';
 import type { ReadSkillResult, Skill, SkillList } from '../extensions/skills/index.js';
 import type { Settings } from '../settings/settings.js';
@@ -44,6 +46,20 @@ export class Session<Outcome extends ToolCallOutcome = ToolCallOutcome> implemen
   readonly #options: SessionOptions;
   #client: Promise<Client<Outcome>> | undefined;
   #closed = false;
+  /** `onToolsChanged` listeners, kept across connections; the open client tells them through `#tell`. */
+  readonly #listeners = new Set<ToolsChangedListener>();
+  /** The client once connected, and what removes `#tell` from it while it listens. */
+  #connected: Client<Outcome> | undefined;
+  #unlisten: (() => void) | undefined;
+  readonly #tell = (event: ToolsChangedEvent): void => {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        debugLog('a tool change listener threw: %o', error); // the others are still told
+      }
+    }
+  };
 
   /** @internal Use `session()`. */
   constructor(
@@ -67,11 +83,40 @@ export class Session<Outcome extends ToolCallOutcome = ToolCallOutcome> implemen
     if (this.#client === undefined) {
       const opening = this.#connect();
       this.#client = opening;
+      opening.then((client) => {
+        if (this.#client !== opening) return;
+        this.#connected = client;
+        this.#follow();
+      }, noop);
       opening.catch(() => {
         if (this.#client === opening) this.#client = undefined; // nothing was left open: try again next call
       });
     }
     return this.#client;
+  }
+
+  /**
+   * Calls `listener` when the server's tools change (see `Client.onToolsChanged`). It does not connect:
+   * events come once the session is connected. Returns the function that removes the listener.
+   */
+  onToolsChanged(listener: ToolsChangedListener): () => void {
+    const own = (event: ToolsChangedEvent) => listener(event);
+    this.#listeners.add(own);
+    this.#follow();
+    return () => {
+      this.#listeners.delete(own);
+      this.#follow();
+    };
+  }
+
+  /** Has the connected client tell the listeners while there are any (in 2026 that holds its subscription open). */
+  #follow(): void {
+    if (this.#listeners.size > 0 && this.#connected !== undefined && this.#unlisten === undefined)
+      this.#unlisten = this.#connected.onToolsChanged(this.#tell);
+    else if (this.#listeners.size === 0 && this.#unlisten !== undefined) {
+      this.#unlisten();
+      this.#unlisten = undefined;
+    }
   }
 
   async listTools(options?: ListToolsOptions): Promise<Tool[]> {
@@ -133,6 +178,8 @@ export class Session<Outcome extends ToolCallOutcome = ToolCallOutcome> implemen
     this.#closed = true;
     const pending = this.#client;
     this.#client = undefined;
+    this.#connected = undefined;
+    this.#unlisten = undefined;
     if (pending === undefined) return undefined;
     const client = await pending.catch(() => undefined);
     return client?.close();
@@ -183,3 +230,5 @@ export function session(
     throw new McpError('config', 'session() needs a server config or a resolver function');
   return new Session(source, configName, options);
 }
+
+function noop(): void {}

@@ -153,6 +153,12 @@ export interface Connection {
   /** The handshake is over; called once, before any call of the user's. */
   negotiated(terms: NegotiatedTerms): void;
   /**
+   * Opens the server stream after the handshake when `negotiated()` did not (only when `traits.serverStream`):
+   * a 2025-11-25 client that later wants the server's notifications (a tool change listener). Idempotent;
+   * optional for a transport without such a stream.
+   */
+  listen?(): void;
+  /**
    * One sentence on what the connection tolerated that may explain a failure (e.g. stdout lines skipped),
    * added to the messages of calls that time out or fail with the connection; undefined when there is none.
    */

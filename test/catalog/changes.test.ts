@@ -5,10 +5,11 @@
  * (`tool_changed`, nothing sent).
  */
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { test } from 'node:test';
 import { catalog } from '../../src/catalog/index.js';
-import type { CallToolResult } from '../../src/client/index.js';
-import { DRIFTING, MODERN, rejection } from './helpers.js';
+import type { CallToolResult, ServerConfig } from '../../src/client/index.js';
+import { DRIFTING, MODERN, ROOT, rejection } from './helpers.js';
 
 test('2025: after list_changed the next search lists again and finds the new description', async () => {
   const servers = catalog({ drift: DRIFTING() });
@@ -70,6 +71,30 @@ test("2026: the list is reused while the server's ttlMs lasts, then listed again
     now += 1;
     await servers.search('echo');
     assert.equal(await lists(), 2, 'listed again once ttlMs (60 s) is over');
+  } finally {
+    await servers.close();
+  }
+});
+
+test('2026: a catalog holds a subscriptions/listen open, and the next search finds the changed tool', async () => {
+  const changing: ServerConfig = {
+    command: process.execPath,
+    args: [path.join(ROOT, 'test/fixtures/changing-tools.mjs')],
+    protocolVersion: '2026-07-28',
+  };
+  let told: () => void = () => {};
+  const changed = new Promise<void>((resolve) => {
+    told = resolve;
+  });
+  const servers = catalog(
+    { live: changing },
+    { connect: { onToolListChanged: (event) => event.reason === 'changed' && told() } },
+  );
+  try {
+    assert.ok(!(await servers.search('late registered')).results.some((r) => r.ref === 'live.late'));
+    await servers.call('live.add_tool');
+    await changed;
+    assert.equal((await servers.search('registered later')).results[0]?.ref, 'live.late');
   } finally {
     await servers.close();
   }

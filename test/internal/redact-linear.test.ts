@@ -14,6 +14,7 @@ import { describe, it } from 'node:test';
 import { ToolCatalog } from '../../src/client/catalog.js';
 import { routeNotification } from '../../src/client/notifications.js';
 import { readProgress } from '../../src/client/pending.js';
+import { ToolChanges } from '../../src/client/tool-changes.js';
 import { errorFromData, McpError, RpcError } from '../../src/errors/index.js';
 import { redact } from '../../src/internal/redact.js';
 import { decodeHeaderValue, isHeaderSafe } from '../../src/protocol/header-value.js';
@@ -139,7 +140,7 @@ describe('redact runs in linear time', () => {
   });
 });
 
-const catalog = new ToolCatalog();
+const changes = new ToolChanges('srv', new ToolCatalog(), undefined);
 
 /** Every place server text is cut, redacted or parsed, with the size it keeps. */
 const SANITIZERS: ReadonlyArray<readonly [string, (text: string) => unknown]> = [
@@ -160,7 +161,7 @@ const SANITIZERS: ReadonlyArray<readonly [string, (text: string) => unknown]> = 
     (text) =>
       routeNotification(
         { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: text } },
-        { catalog, onLog: () => {} },
+        { changes, onLog: () => {} },
       ),
   ],
   ['RpcError (message and rpcMessage)', (text) => new RpcError('tools/call', 'srv', -32000, text, null)],

@@ -19,6 +19,7 @@ import {
   structuredOf,
   type TextContent,
   type ToolCallOutcome,
+  type ToolsChangedEvent,
   textOf,
   withClient,
 } from '../../src/index.js';
@@ -176,6 +177,23 @@ export async function clientAndSessionAreOneInterface(): Promise<void> {
   // @ts-expect-error a config that may mean 2026-07-28 may give input_required: not a narrow McpClient
   const wide: McpClient<CallToolResult> = session({ command: 'x', protocolVersion: 'auto' });
   void wide;
+}
+
+export async function toolChanges(): Promise<void> {
+  // Client and Session take the same listener and give back its remover; the reason is a closed set.
+  const listener = (event: ToolsChangedEvent) => {
+    expectType<'changed' | 'resumed' | 'ended' | 'unavailable'>(event.reason);
+    expectType<string>(event.target);
+  };
+  const stops: Array<() => void> = [
+    (await connect({ command: 'x' })).onToolsChanged(listener),
+    session({ command: 'x' }).onToolsChanged(listener),
+  ];
+  void stops;
+  // @ts-expect-error not a reason
+  const odd: ToolsChangedEvent['reason'] = 'removed';
+  void odd;
+  await connect({ command: 'x' }, { onToolListChanged: listener });
 }
 
 function must<T>(value: T | undefined): T {
