@@ -12,7 +12,9 @@ import { dirs } from '../servers/helpers.js';
 import { CRASHING, DEAD, demo, EVERYTHING, HUNG, rejection, scratch } from './helpers.js';
 
 test('a dead server and a hung one are problems naming them; the others answer', async () => {
-  const servers = catalog({ dead: DEAD, hung: HUNG, everything: EVERYTHING }, { listTimeoutMs: 1_500 });
+  // The deadline must let server-everything start and list on a loaded machine (over 1.5 s was seen with
+  // the machine's two cores busy); the hung server is what it cuts.
+  const servers = catalog({ dead: DEAD, hung: HUNG, everything: EVERYTHING }, { listTimeoutMs: 5_000 });
   try {
     const found = await servers.search('echo', { detail: 'names' });
     assert.deepEqual(
@@ -22,7 +24,7 @@ test('a dead server and a hung one are problems naming them; the others answer',
     const byServer = Object.fromEntries(found.problems.map((p) => [p.server, p]));
     assert.deepEqual(Object.keys(byServer).sort(), ['dead', 'hung']);
     assert.equal(byServer['hung']?.kind, 'timeout');
-    assert.match(byServer['hung']?.message ?? '', /hung did not connect and list its tools within 1500 ms/);
+    assert.match(byServer['hung']?.message ?? '', /hung did not connect and list its tools within 5000 ms/);
     assert.match(byServer['dead']?.message ?? '', /exit-at-start\.mjs .*exited during startup with code 2/);
     assert.doesNotMatch(JSON.stringify(found.problems), /sk-live-0123456789abcdef/, 'no secret from stderr');
     assert.deepEqual(
@@ -36,9 +38,11 @@ test('a dead server and a hung one are problems naming them; the others answer',
     const refused = await rejection(servers.call('hung.anything'));
     assert.equal(refused.kind, 'timeout');
     assert.equal(refused.delivery, 'not_sent');
-  } finally {
     const reports = await servers.close();
     assert.equal(reports['everything']?.process?.activeProcesses, 0);
+  } finally {
+    // No assertion here: one in `finally` would hide the failure that brought the test here.
+    await servers.close();
   }
 });
 

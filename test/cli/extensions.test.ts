@@ -17,7 +17,7 @@ const TASKS = 'io.modelcontextprotocol/tasks';
 test('--extension is taken by the commands that connect to a target', () => {
   assert.equal(
     ownersOf('--extension', COMMANDS),
-    'tools, call, discover, resources, read, prompts, prompt and types',
+    'tools, call, discover, resources, read, prompts, prompt, skills, skill and types',
   );
 });
 
