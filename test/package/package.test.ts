@@ -33,6 +33,7 @@ test('the public export list is exactly this (additions are deliberate)', () => 
     'Client',
     'ERROR_KINDS',
     'McpError',
+    'SKILLS_EXTENSION',
     'Session',
     'TASKS_EXTENSION',
     'callToolOnce',
