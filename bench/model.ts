@@ -6,6 +6,8 @@ export interface Cell {
   value: number;
   ratioVsRaw?: number;
   ratioVsSdkV2?: number;
+  /** Against the second HTTP floor (undici's `request`), where it ran. */
+  ratioVsUndici?: number;
   note?: string;
 }
 

@@ -7,6 +7,7 @@ import { cpus, platform, release, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { AUTOS_DIST, autos, autosAvailable } from './clients/autos.js';
 import { raw } from './clients/raw.js';
+import { rawUndici } from './clients/raw-undici.js';
 import { sdkV1 } from './clients/sdk-v1.js';
 import { sdkV2 } from './clients/sdk-v2.js';
 import type { BenchClient } from './clients/types.js';
@@ -65,13 +66,14 @@ const clients: BenchClient[] = [raw];
 if (autosAvailable()) clients.push(autos);
 else skipped.push(`autos-mcp: ${AUTOS_DIST.pathname} is missing (run \`npm run build\`)`);
 clients.push(sdkV2, sdkV1);
-const names = clients.map((c) => c.name);
+// The second HTTP floor runs in the latency group only (it has no stdio side and nothing to add elsewhere).
+const names = [...clients.map((c) => c.name), rawUndici.name];
 
 const started = Date.now();
 const sections: Section[] = [];
 if (selected('latency')) {
   sections.push(
-    await runLatency(clients, {
+    await runLatency([...clients, rawUndici], {
       rounds: quick ? 3 : 10,
       stdioCalls: quick ? 50 : 400,
       httpCalls: quick ? 30 : 150,

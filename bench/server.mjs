@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Minimal hand-written MCP server for benchmarks (no SDK, so server cost is small and equal for every client).
-// stdio (line JSON) by default; `--http <port>` serves Streamable HTTP on node:http (`--sse` answers as SSE).
+// stdio (line JSON) by default; `--http <port>` serves Streamable HTTP on node:http (`--sse` answers as SSE;
+// `--content-length` sends every answer with a Content-Length instead of Node's default chunked framing).
 // Speaks 2025-11-25 (initialize, session id on HTTP) and 2026-07-28 (server/discover, `_meta`, resultType).
 // Tools: `echo {text}` and `blob {bytes}` (a text block of that many bytes, for large-result runs);
 // `--warm <bytes>` prebuilds one blob size.
@@ -110,7 +111,7 @@ function serveStdio() {
   process.stdin.on('end', () => process.exit(0));
 }
 
-function serveHttp(port, sse) {
+function serveHttp(port, sse, sized) {
   const server = createServer((req, res) => {
     if (req.method !== 'POST') {
       // 2026 forbids GET/DELETE (405); a 2025 DELETE ends the session, which holds nothing here.
@@ -137,9 +138,12 @@ function serveHttp(port, sse) {
       if (sse) {
         headers['content-type'] = 'text/event-stream';
         headers['cache-control'] = 'no-cache';
-        res.writeHead(200, headers).end(`event: message\ndata: ${out}\n\n`);
+        const body = `event: message\ndata: ${out}\n\n`;
+        if (sized) headers['content-length'] = Buffer.byteLength(body);
+        res.writeHead(200, headers).end(body);
       } else {
         headers['content-type'] = 'application/json';
+        if (sized) headers['content-length'] = Buffer.byteLength(out);
         res.writeHead(200, headers).end(out);
       }
     });
@@ -162,4 +166,4 @@ const warmAt = argv.indexOf('--warm');
 if (warmAt !== -1) for (const modern of [false, true]) blobResultJson(Number(argv[warmAt + 1]), modern);
 const at = argv.indexOf('--http');
 if (at === -1) serveStdio();
-else serveHttp(Number(argv[at + 1] ?? 0), argv.includes('--sse'));
+else serveHttp(Number(argv[at + 1] ?? 0), argv.includes('--sse'), argv.includes('--content-length'));

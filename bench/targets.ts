@@ -8,6 +8,14 @@ import type { Revision, Target } from './clients/types.js';
 
 /** Absolute path of the hand-written bench server. */
 export const SERVER_PATH = fileURLToPath(new URL('./server.mjs', import.meta.url));
+/** Absolute path of the second HTTP server, on the official SDK v2. */
+export const SDK_SERVER_PATH = fileURLToPath(new URL('./sdk-server.mjs', import.meta.url));
+
+/**
+ * Which HTTP server answers: the hand-written one as it always ran (Node's default framing, which is a
+ * chunked body after `writeHead`), the same one with a Content-Length on every answer, or the SDK v2 one.
+ */
+export type HttpServerKind = 'bench' | 'bench-sized' | 'sdk-v2';
 
 /** A stdio target running the bench server under the current node. */
 export function stdioTarget(revision: Revision, warmBytes?: number): Target {
@@ -22,11 +30,19 @@ export interface HttpServer {
   stop(): Promise<void>;
 }
 
-/** Starts the bench server on an ephemeral port; `sse` makes it answer every request as an SSE stream. */
-export async function startHttpServer(sse: boolean): Promise<HttpServer> {
-  const args = [SERVER_PATH, '--http', '0', ...(sse ? ['--sse'] : [])];
+/** Starts an HTTP server on an ephemeral port; `sse` makes it answer every request as an SSE stream. */
+export async function startHttpServer(sse: boolean, kind: HttpServerKind = 'bench'): Promise<HttpServer> {
+  const args = [
+    kind === 'sdk-v2' ? SDK_SERVER_PATH : SERVER_PATH,
+    '--http',
+    '0',
+    ...(sse ? ['--sse'] : []),
+    ...(kind === 'bench-sized' ? ['--content-length'] : []),
+  ];
   // Inferred as ChildProcessByStdio<null, Readable, null>: with stdout piped, `child.stdout` is never null.
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The SDK server warns on stderr that JSON answers drop mid-call notifications: true, and none are sent.
+  const stderr = kind === 'sdk-v2' ? 'ignore' : 'inherit';
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', stderr] });
   const lines = createInterface({ input: child.stdout });
   const [line] = (await once(lines, 'line')) as [string];
   lines.close();

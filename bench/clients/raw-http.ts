@@ -9,7 +9,7 @@ import {
   type Target,
 } from './types.js';
 
-type Reply = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
+export type Reply = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
 
 function post(agent: Agent, url: URL, headers: Record<string, string>, body: string): Promise<Reply> {
   return new Promise((resolve, reject) => {

@@ -54,6 +54,8 @@ export function cells(
     const vsSdk = ratio('sdk-v2');
     if (vsRaw !== undefined) cell.ratioVsRaw = vsRaw;
     if (vsSdk !== undefined) cell.ratioVsSdkV2 = vsSdk;
+    const vsUndici = name === 'raw-undici' ? undefined : ratio('raw-undici');
+    if (vsUndici !== undefined) cell.ratioVsUndici = vsUndici;
     result[name] = cell;
   }
   return result;

@@ -1,9 +1,11 @@
 // Per-call latency and sequential throughput of `echo` over stdio, HTTP+JSON and HTTP+SSE at both revisions.
 // Each client holds one connection per configuration; calls are sequential (one in flight) and timed singly.
+// HTTP runs against three servers: the hand-written one as before (chunked answers), the same with a
+// Content-Length on every answer, and the official SDK v2 server; two floors (node:http, undici) run beside.
 import type { BenchClient, BenchConnection, Revision, Target } from '../clients/types.js';
 import type { Row, Section } from '../model.js';
 import { quantile } from '../stats.js';
-import { startHttpServer, stdioTarget } from '../targets.js';
+import { type HttpServerKind, startHttpServer, stdioTarget } from '../targets.js';
 import { cells, interleave } from './interleave.js';
 
 /** Counts for one run of this group. */
@@ -17,12 +19,20 @@ export interface LatencyOptions {
 
 const REVISIONS: Revision[] = ['2025-11-25', '2026-07-28'];
 
+/** The HTTP servers, with the suffix of their row labels (the first keeps the labels of earlier runs). */
+const SERVERS: { kind: HttpServerKind; suffix: string; full: boolean }[] = [
+  { kind: 'bench', suffix: '', full: true },
+  { kind: 'bench-sized', suffix: ' (Content-Length server)', full: false },
+  { kind: 'sdk-v2', suffix: ' (SDK v2 server)', full: false },
+];
+
 async function measure(
   clients: readonly BenchClient[],
   label: string,
   target: Target,
   calls: number,
   options: LatencyOptions,
+  full = true,
 ): Promise<Row[]> {
   const active = clients.filter((c) => c.supports(target));
   const conns = new Map<string, BenchConnection>();
@@ -51,14 +61,16 @@ async function measure(
       },
     );
     options.log(`latency ${label}: ${active.map((c) => c.name).join(', ')}`);
+    const p50: Row = {
+      label: `${label} p50`,
+      unit: 'ms',
+      lowerIsBetter: true,
+      chart: full,
+      cells: cells(latencies, (v) => quantile(v, 0.5)),
+    };
+    if (!full) return [p50];
     return [
-      {
-        label: `${label} p50`,
-        unit: 'ms',
-        lowerIsBetter: true,
-        chart: true,
-        cells: cells(latencies, (v) => quantile(v, 0.5)),
-      },
+      p50,
       {
         label: `${label} p99`,
         unit: 'ms',
@@ -85,15 +97,18 @@ export async function runLatency(clients: readonly BenchClient[], options: Laten
       ...(await measure(clients, `stdio ${revision}`, stdioTarget(revision), options.stdioCalls, options)),
     );
   }
-  for (const sse of [false, true]) {
-    const server = await startHttpServer(sse);
-    try {
-      for (const revision of REVISIONS) {
-        const label = `HTTP ${sse ? 'SSE' : 'JSON'} ${revision}`;
-        rows.push(...(await measure(clients, label, server.target(revision), options.httpCalls, options)));
+  for (const { kind, suffix, full } of SERVERS) {
+    for (const sse of [false, true]) {
+      const server = await startHttpServer(sse, kind);
+      try {
+        for (const revision of REVISIONS) {
+          const label = `HTTP ${sse ? 'SSE' : 'JSON'} ${revision}${suffix}`;
+          const target = server.target(revision);
+          rows.push(...(await measure(clients, label, target, options.httpCalls, options, full)));
+        }
+      } finally {
+        await server.stop();
       }
-    } finally {
-      await server.stop();
     }
   }
   return {
@@ -101,7 +116,7 @@ export async function runLatency(clients: readonly BenchClient[], options: Laten
     title: 'Per-call latency and throughput',
     description:
       'Sequential `echo` calls on one open connection per client (one call in flight). p50/p99 per call; ' +
-      'calls/s per round. Ratios are cost ratios (client time ÷ reference time; >1 is slower), the median of per-round ratios.',
+      'calls/s per round; the second and third HTTP servers get p50 rows only. Ratios are cost ratios (client time ÷ reference time; >1 is slower), the median of per-round ratios.',
     rows,
   };
 }

@@ -9,6 +9,7 @@ function cellText(cell: Cell | undefined, client: string): string {
   if (cell.ratioVsRaw !== undefined && client !== 'raw') parts.push(`${formatRatio(cell.ratioVsRaw)} raw`);
   if (cell.ratioVsSdkV2 !== undefined && client !== 'sdk-v2')
     parts.push(`${formatRatio(cell.ratioVsSdkV2)} v2`);
+  if (cell.ratioVsUndici !== undefined) parts.push(`${formatRatio(cell.ratioVsUndici)} undici`);
   if (cell.note) parts.push(cell.note);
   return parts.join(' · ');
 }
@@ -44,7 +45,9 @@ export function renderMarkdown(report: BenchReport): string {
     'Cells read `value · ratio raw · ratio v2`. Ratios are cost ratios (client ÷ reference; >1 is slower or bigger),',
     'taken per round and then the median, so noise between rounds cancels. `raw` is a hand-written client',
     '(line JSON over the pipe, or node:http with a keep-alive Agent); `sdk-v2` is @modelcontextprotocol/client,',
-    '`sdk-v1` is @modelcontextprotocol/sdk (2025-11-25 only). The server is `bench/server.mjs` (no SDK).',
+    '`sdk-v1` is @modelcontextprotocol/sdk (2025-11-25 only); `raw-undici` is a second HTTP floor (undici `request`).',
+    'The server is `bench/server.mjs` (no SDK); HTTP latency also runs it with Content-Length answers and runs',
+    '`bench/sdk-server.mjs` (the SDK v2 server), each in its own rows.',
     '',
   ];
   for (const section of report.sections) out.push(renderSection(section, report.clients), '');

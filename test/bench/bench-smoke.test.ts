@@ -99,7 +99,7 @@ describe('reports', () => {
     chart: true,
     cells: {
       raw: { value: 0.1 },
-      'autos-mcp': { value: 0.12, ratioVsRaw: 1.2, ratioVsSdkV2: 0.4 },
+      'autos-mcp': { value: 0.12, ratioVsRaw: 1.2, ratioVsSdkV2: 0.25 },
       'sdk-v2': { value: 0.3, ratioVsRaw: 3 },
     },
   };
@@ -115,7 +115,7 @@ describe('reports', () => {
     assert.ok(lines.includes('| measure | unit | raw | autos-mcp | sdk-v2 |'), md);
     assert.ok(
       lines.includes(
-        '| stdio 2026-07-28 p50 | ms | 0.100 | 0.120 · 1.20× raw · 0.40× v2 | 0.300 · 3.00× raw |',
+        '| stdio 2026-07-28 p50 | ms | 0.100 | 0.120 · 1.20× raw · 0.25× v2 | 0.300 · 3.00× raw |',
       ),
       md,
     );
@@ -156,9 +156,22 @@ describe('reports', () => {
   });
 
   test('targets read autos-mcp figures: met, not met, and not measured', () => {
+    const http = (label: string, autos: Row['cells'][string]): Row => ({
+      ...p50,
+      label,
+      cells: { raw: { value: 0.2 }, 'autos-mcp': autos },
+    });
     const verdicts = assessTargets(
       fakeReport([
         p50,
+        http('HTTP JSON 2026-07-28 p50', {
+          value: 0.22,
+          ratioVsRaw: 1.1,
+          ratioVsUndici: 1.2,
+          ratioVsSdkV2: 0.2,
+        }),
+        // The SDK v2 server's own cost dominates its rows: the targets do not read them.
+        http('HTTP JSON 2026-07-28 (SDK v2 server) p50', { value: 3, ratioVsRaw: 2, ratioVsSdkV2: 0.9 }),
         {
           label: 'runtime install size',
           unit: 'MB',
@@ -169,7 +182,9 @@ describe('reports', () => {
     );
     const byName = new Map(verdicts.map((v) => [v.target, v.met]));
     assert.equal(byName.get('stdio p50 ≤ 1.3× raw'), true);
-    assert.equal(byName.get('stdio and HTTP p50 ≤ 0.5× SDK v2'), true);
+    assert.equal(byName.get('stdio and HTTP p50 ≤ 0.3× SDK v2 (hand-written server)'), true);
+    assert.equal(byName.get('HTTP p50 ≤ 1.15× raw node:http (hand-written server)'), true);
+    assert.equal(byName.get('HTTP p50 ≤ 1.15× raw undici (hand-written server)'), false);
     assert.equal(byName.get('runtime install ≤ 3 MB'), false);
     assert.equal(byName.get('import ≤ 30 ms over node start'), undefined);
   });

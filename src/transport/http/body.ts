@@ -212,7 +212,11 @@ function feedChunk(
       );
     }
     if (item.event !== 'message' || item.data === '') continue;
-    if (Buffer.byteLength(item.data) > options.maxMessageBytes) {
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: only data that could be over the limit is counted.
+    if (
+      item.data.length * 3 > options.maxMessageBytes &&
+      Buffer.byteLength(item.data) > options.maxMessageBytes
+    ) {
       discard(body);
       throw new McpError(
         'too_large',

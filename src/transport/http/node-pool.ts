@@ -105,7 +105,8 @@ export class NodePool implements RequestPool {
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('response', (res: IncomingMessage) => {
         response = res;
-        this.#idleLimitMs = hintedLimit(res.headers['keep-alive'], this.#maxIdleMs);
+        const headers = distinct(res);
+        this.#idleLimitMs = this.#hinted(headers['keep-alive']);
         res.once('close', done);
         if (settled) {
           res.destroy();
@@ -114,7 +115,7 @@ export class NodePool implements RequestPool {
         settled = true;
         resolve({
           statusCode: res.statusCode ?? 0,
-          headers: distinct(res),
+          headers,
           body: res,
         });
       });
@@ -131,6 +132,18 @@ export class NodePool implements RequestPool {
     });
   }
 
+  /** The last Keep-Alive hint and the limit it gave: a server sends the same one every time. */
+  #hint: string | string[] | undefined;
+  #hintedMs = -1;
+
+  #hinted(hint: string | string[] | undefined): number {
+    if (this.#hintedMs < 0 || hint !== this.#hint || Array.isArray(hint)) {
+      this.#hint = hint;
+      this.#hintedMs = hintedLimit(hint, this.#maxIdleMs);
+    }
+    return this.#hintedMs;
+  }
+
   /** Fails every open request and closes every socket; later requests reject. */
   destroy(): Promise<void> {
     if (!this.#destroyed) {
@@ -143,8 +156,21 @@ export class NodePool implements RequestPool {
   }
 }
 
-/** Response headers as undici gives them: lowercase names, a string, or an array for a repeated header. */
+/**
+ * Response headers as undici gives them: lowercase names, a string, or an array for a repeated header.
+ * Node's Agent reads `res.headers` on every response anyway (its Keep-Alive hint), so when no header is
+ * repeated that object is the answer as it is; `headersDistinct` (a second object of arrays, then a copy)
+ * is built only when one is.
+ */
 function distinct(res: IncomingMessage): Record<string, string | string[]> {
+  const joined = res.headers;
+  let count = 0;
+  let plain = true;
+  for (const name in joined) {
+    count++;
+    if (typeof joined[name] !== 'string') plain = false;
+  }
+  if (plain && count * 2 === res.rawHeaders.length) return joined as Record<string, string>;
   const out: Record<string, string | string[]> = {};
   const all = res.headersDistinct;
   for (const name of Object.keys(all)) {

@@ -93,6 +93,18 @@ test('an SSE message over maxMessageBytes fails with too_large, delivery unknown
   assert.equal(error['delivery'], 'unknown');
 });
 
+test('an SSE message within the character bound but over maxMessageBytes in UTF-8 fails with too_large', async () => {
+  // 60,000 characters of 3 UTF-8 bytes: under the parser's character bound, 180,000 bytes on the wire.
+  const s = await server((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(`data: ${JSON.stringify(result(req.json?.['id'], { blob: '世'.repeat(60_000) }))}\n\n`);
+  });
+  const { error, c } = await failedSend(s.url, CALL_TOOL, { maxMessageBytes: 100_000 });
+  assert.equal(error['kind'], 'too_large');
+  assert.equal(error['delivery'], 'unknown');
+  assert.deepEqual(c.messages, []);
+});
+
 test('an SSE stream that never ends is bounded by the caller signal: cancelled, delivery unknown', async () => {
   const s = await server((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
