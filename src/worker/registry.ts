@@ -19,7 +19,7 @@
  * owning thread exits — so no server outlives its worker, its thread, or the process.
  */
 import { randomUUID } from 'node:crypto';
-import { BroadcastChannel, type Worker } from 'node:worker_threads';
+import { BroadcastChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { type Waiting, WaitingTable } from '../client/pending.js';
 import { killProcessGroup } from '../transport/stdio/index.js';
 import {
@@ -51,6 +51,7 @@ export class Router {
   readonly callerId = randomUUID();
   readonly #pending = new WaitingTable<string, Routed>();
   readonly #outbound = new Map<string, BroadcastChannel>();
+  readonly #direct = new Map<string, MessagePort>();
   readonly #gone = new Map<string, WorkerStatus | undefined>();
   readonly #replies: BroadcastChannel;
   readonly #announce: BroadcastChannel;
@@ -70,8 +71,25 @@ export class Router {
     };
   }
 
+  /**
+   * The private pair of a worker this caller opened: its requests go there, and the replies that come
+   * back on it are routed like the broadcast ones. Dropped when the worker is known to be gone.
+   */
+  attach(id: string, port: MessagePort): void {
+    port.unref();
+    port.on('message', (message: unknown) => {
+      if (isReply(message)) this.#pending.get(message.rid)?.onReply(message);
+    });
+    this.#direct.set(id, port);
+  }
+
   /** Posts `request` to the worker of `id`. May throw a `DataCloneError`. */
   post(id: string, request: Request): void {
+    const direct = this.#direct.get(id);
+    if (direct !== undefined) {
+      direct.postMessage(request);
+      return;
+    }
     let channel = this.#outbound.get(id);
     if (channel === undefined) {
       if (this.#outbound.size >= MAX_OUTBOUND) {
@@ -116,6 +134,8 @@ export class Router {
   #dropOutbound(id: string): void {
     this.#outbound.get(id)?.close();
     this.#outbound.delete(id);
+    this.#direct.get(id)?.close();
+    this.#direct.delete(id);
   }
 }
 
@@ -140,13 +160,14 @@ const owned = new Map<string, Owned>();
 let exitHooked = false;
 
 /** Takes ownership of a ready worker: watch its thread, kill its server if the thread dies uncleaned. */
-export function own(id: string, worker: Worker, pid: number | undefined): void {
+export function own(id: string, worker: Worker, pid: number | undefined, port?: MessagePort): void {
   if (!exitHooked) {
     process.on('exit', killOwned);
     exitHooked = true;
   }
   const entry: Owned = { worker, pid, cleaned: false };
   owned.set(id, entry);
+  if (port !== undefined) getRouter().attach(id, port);
   worker.on('message', (message: unknown) => {
     if ((message as { t?: unknown } | null)?.t !== 'cleaned') return;
     entry.cleaned = true;
