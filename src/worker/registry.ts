@@ -8,7 +8,9 @@
  * there with the name of its own reply channel (one per module instance, i.e. per thread and copy of the
  * library), and the worker answers on it. An id no thread listens for gets no answer: the caller gives up
  * after `ACK_WINDOW_MS` with `closed`/`not_sent` (the worker refuses requests it reads after half that time,
- * so the silence really means "not sent"). Ends are announced on one `ANNOUNCE` channel, so every router
+ * so the silence really means "not sent"). The router of the caller that opened a worker also holds a
+ * private `MessagePort` to its thread (`attach`): its requests and their replies take that pair instead,
+ * point to point (cheaper per call than a broadcast). Ends are announced on one `ANNOUNCE` channel, so every router
  * that exists learns at once that an id is gone (with its final status, which makes `close` idempotent).
  * Every channel here is `unref`'d: a router keeps nothing alive; a request in flight is kept alive by
  * its own timer.
