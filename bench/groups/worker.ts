@@ -1,9 +1,10 @@
 // Per-call cost of autos-mcp/worker: sequential `echo` calls through a worker against a direct autos-mcp client
 // over the same stdio bench server (each holds its own server process), in interleaved rounds. The added cost
 // is the median over rounds of (worker p50 − direct p50); the target is ≤ +50 µs. A bare round trip to an
-// idle thread over a BroadcastChannel (the mechanism the worker uses) is measured alongside as the floor:
-// a worker call makes one such round trip more than a direct call, so the machine sets that part.
-import { BroadcastChannel, Worker } from 'node:worker_threads';
+// idle thread over a MessagePort pair (what the caller that opened a worker uses) is measured alongside as
+// the floor: a worker call makes one such round trip more than a direct call, so the machine sets that
+// part. Large results (1 MiB, 8 MiB) through the worker are given as a ratio to the direct call (≤ 1.2×).
+import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Revision } from '../clients/types.js';
 import type { Row, Section } from '../model.js';
 import { median, quantile } from '../stats.js';
@@ -27,33 +28,75 @@ interface Path {
 
 /** The rows' label prefix (kept apart from the `stdio … p50` rows, which the stdio targets read). */
 export const WORKER_ROW = 'worker: added per-call p50';
+/** Label prefix of the large-result rows (worker time over direct time, per size); the target reads them. */
+export const WORKER_LARGE_ROW = 'worker: large result, worker / direct';
+/** Result sizes of the large-result rows, and the calls per round for each. */
+const LARGE = [
+  { bytes: 1024 * 1024, label: '1 MiB', calls: 20 },
+  { bytes: 8 * 1024 * 1024, label: '8 MiB', calls: 5 },
+] as const;
 
-/** The floor: an idle thread that answers every message on one BroadcastChannel on another. */
+/**
+ * The floor: an idle thread that answers every message on a MessagePort pair (the channel between a
+ * worker and the caller that opened it).
+ */
 async function bareHop(): Promise<Path> {
-  const code = `const { BroadcastChannel, parentPort } = require('node:worker_threads');
-const requests = new BroadcastChannel('bench-hop-requests');
-const replies = new BroadcastChannel('bench-hop-replies');
-requests.onmessage = (event) => replies.postMessage({ rid: event.data.rid, value: { content: [{ type: 'text', text: 'hello' }] } });
+  const code = `const { parentPort, workerData } = require('node:worker_threads');
+workerData.port.on('message', (m) => workerData.port.postMessage({ t: 'ok', rid: m.rid, value: { content: [{ type: 'text', text: 'hello' }] } }));
 parentPort.postMessage('up');`;
-  const thread = new Worker(code, { eval: true });
+  const { port1, port2 } = new MessageChannel();
+  const thread = new Worker(code, { eval: true, workerData: { port: port2 }, transferList: [port2] });
   await new Promise((resolve) => thread.once('message', resolve));
-  const requests = new BroadcastChannel('bench-hop-requests');
-  const replies = new BroadcastChannel('bench-hop-replies');
   let answer: (() => void) | undefined;
-  replies.onmessage = () => answer?.();
+  port1.on('message', () => answer?.());
   let rid = 0;
   return {
     call: () =>
       new Promise<void>((resolve) => {
         answer = resolve;
-        requests.postMessage({ rid: rid++, name: 'echo', args: { text: 'hello' } });
+        port1.postMessage({ t: 'req', rid: rid++, name: 'echo', args: { text: 'hello' } });
       }),
     async close() {
-      requests.close();
-      replies.close();
+      port1.close();
       await thread.terminate();
     },
   };
+}
+
+/** One call per size of `LARGE`, direct and through the worker, interleaved: the worker/direct ratios. */
+async function largeRows(
+  call: Record<'direct' | 'worker', (bytes: number) => Promise<unknown>>,
+  rounds: number,
+): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const size of LARGE) {
+    for (const path of Object.values(call)) await path(size.bytes);
+    const samples = await interleave(['direct', 'worker'], rounds, async (name) => {
+      const path = call[name as 'direct' | 'worker'];
+      const out = new Array<number>(size.calls);
+      for (let i = 0; i < size.calls; i++) {
+        const t0 = process.hrtime.bigint();
+        await path(size.bytes);
+        out[i] = Number(process.hrtime.bigint() - t0) / 1e6;
+      }
+      return out;
+    });
+    const p50s = (name: string) => (samples.get(name) ?? []).map((r) => quantile(r, 0.5));
+    const direct = p50s('direct');
+    const ratio = median(p50s('worker').map((w, i) => w / (direct[i] ?? Number.NaN)));
+    rows.push({
+      label: `${WORKER_LARGE_ROW} ${size.label}`,
+      unit: '×',
+      lowerIsBetter: true,
+      cells: {
+        'autos-mcp': {
+          value: ratio,
+          note: `direct p50 ${median(direct).toFixed(1)} ms; median of per-round ratios`,
+        },
+      },
+    });
+  }
+  return rows;
 }
 
 /** Runs the worker group; `autosDist` is the URL of the built dist/index.js. */
@@ -105,6 +148,16 @@ export async function runWorker(autosDist: string, options: WorkerOptions): Prom
     options.log(
       `worker: direct ${p50('direct').toFixed(3)} ms, worker ${p50('worker').toFixed(3)} ms, +${addedUs.toFixed(1)} µs; bare thread round trip ${hopUs.toFixed(1)} µs (${worker.source})`,
     );
+    const large = await largeRows(
+      {
+        direct: (bytes) => client.callTool('blob', { bytes }),
+        worker: (bytes) => worker.module.callTool(id, 'blob', { bytes }),
+      },
+      options.rounds,
+    );
+    options.log(
+      `worker: large results ${large.map((r) => r.cells['autos-mcp']?.value.toFixed(2)).join(', ')}× direct`,
+    );
     const rows: Row[] = [
       {
         label: `worker: direct client stdio ${options.revision} p50`,
@@ -130,6 +183,7 @@ export async function runWorker(autosDist: string, options: WorkerOptions): Prom
         lowerIsBetter: true,
         cells: { raw: { value: hopUs } },
       },
+      ...large,
     ];
     return {
       id: 'worker',
@@ -137,8 +191,10 @@ export async function runWorker(autosDist: string, options: WorkerOptions): Prom
       description:
         `Sequential \`echo\` calls (${options.calls} per round, ${options.rounds} rounds, interleaved) through \`autos-mcp/worker\` ` +
         'against a direct autos-mcp client over the same stdio bench server. The added cost is the median over rounds ' +
-        'of the difference of the p50s. The floor is a bare BroadcastChannel round trip to an idle thread (the `raw` column): ' +
-        'a worker call makes one more such round trip than a direct call.',
+        'of the difference of the p50s. The floor is a bare MessagePort round trip to an idle thread (the `raw` column): ' +
+        'a worker call makes one more such round trip than a direct call. The large-result rows call `blob` (1 MiB: ' +
+        `${LARGE[0].calls} calls per round, 8 MiB: ${LARGE[1].calls}) both ways and give the median of the per-round ratios ` +
+        'of the p50s, worker over direct.',
       rows,
     };
   } finally {

@@ -1,7 +1,7 @@
 // The performance targets, checked against a report. Each target names the rows it reads, so a
 // missing measurement shows as "not measured" rather than as met.
 import { COLD_ROWS } from '../groups/cold-start.js';
-import { WORKER_ROW } from '../groups/worker.js';
+import { WORKER_LARGE_ROW, WORKER_ROW } from '../groups/worker.js';
 import type { BenchReport, Row } from '../model.js';
 import { formatRatio, formatValue } from './format.js';
 
@@ -113,6 +113,12 @@ export function assessTargets(report: BenchReport): TargetVerdict[] {
     valueTarget('runtime install ≤ 3 MB', 'runtime install size', report, 3, 'MB'),
     valueTarget('runtime install ≤ 5 packages', 'runtime packages', report, 5, 'packages'),
     valueTarget('worker per-call p50 ≤ +50 µs over a direct client', WORKER_ROW, report, 50, 'µs'),
+    ratioTarget(
+      'worker large result (1, 8 MiB) ≤ 1.2× a direct call',
+      rows(report, (l) => l.startsWith(WORKER_LARGE_ROW)),
+      (r) => r.cells[CLIENT]?.value,
+      1.2,
+    ),
     growth === undefined
       ? { target: 'RSS after 10k calls within 10% of after 1k', measured: 'not measured', met: undefined }
       : {

@@ -1,7 +1,15 @@
 #!/usr/bin/env node
-import { safeText } from '../internal/terminal-text.js';
-/** The `autos-mcp` executable: runs the CLI and exits with its code. */
-import { main } from './main.js';
+/**
+ * The `autos-mcp` executable: turns the compile cache on (`compile-cache.ts`, before any of the CLI's code
+ * is loaded, so that all of it is cached), then loads the CLI, runs it and exits with its code.
+ */
+import { enableCompileCache } from './compile-cache.js';
+
+enableCompileCache();
+const [{ main }, { safeText }] = await Promise.all([
+  import('./main.js'),
+  import('../internal/terminal-text.js'),
+]);
 
 main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr }).then(
   (code) => {

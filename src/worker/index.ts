@@ -5,7 +5,7 @@
  * is no pool, no reconnect and no replay, and nothing survives the process. Read docs/worker.md.
  */
 import { randomUUID } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Progress } from '../client/call-options.js';
 import type {
   GetPromptResult,
@@ -75,13 +75,22 @@ export async function open(config: ServerConfig, options: OpenOptions = {}): Pro
   const { signal } = options;
   if (signal?.aborted) throw new McpError('cancelled', 'open: cancelled before the worker started');
   const id = `mcpw_${randomUUID()}`;
+  // The owner's private pair with the thread (protocol.ts): this end stays here, the other goes with it.
+  const pair = new MessageChannel();
   const threadData: ThreadData = {
     id,
     config: data,
     ...(openTimeoutMs === undefined ? {} : { openTimeoutMs }),
+    port: pair.port2,
   };
   const start = threadEntry();
-  const worker = new Worker(start.entry, { eval: start.eval, workerData: threadData });
+  let worker: Worker;
+  try {
+    worker = new Worker(start.entry, { eval: start.eval, workerData: threadData, transferList: [pair.port2] });
+  } catch (error) {
+    pair.port1.close();
+    throw error;
+  }
   return new Promise<string>((resolve, reject) => {
     const onAbort = () => worker.postMessage({ t: 'abort-open' });
     const done = () => {
@@ -93,18 +102,20 @@ export async function open(config: ServerConfig, options: OpenOptions = {}): Pro
     const onMessage = (message: ToOwner) => {
       if (message.t === 'ready') {
         done();
-        own(id, worker, message.status.pid);
+        own(id, worker, message.status.pid, pair.port1);
         // An open worker does not keep the process alive; at exit its server is killed (registry.ts).
         worker.unref();
         resolve(id);
       } else if (message.t === 'open-failed') {
         done();
+        pair.port1.close();
         worker.unref();
         reject(errorFromData(message.error));
       }
     };
     const onError = (cause: unknown) => {
       done();
+      pair.port1.close();
       reject(
         isMcpError(cause)
           ? cause
@@ -113,6 +124,7 @@ export async function open(config: ServerConfig, options: OpenOptions = {}): Pro
     };
     const onExit = (code: number) => {
       done();
+      pair.port1.close();
       reject(new McpError('spawn', `open: the worker thread ended (code ${code}) before it was ready`));
     };
     worker.on('message', onMessage);

@@ -56,6 +56,11 @@ const data = workerData as ThreadData;
 const name = label(data.id);
 const port = parentPort;
 const requests = new BroadcastChannel(requestsChannel(data.id));
+/** The owner's private pair (protocol.ts); replies to the requests read there go back on it. */
+const ownerPort = data.port;
+ownerPort?.unref();
+/** The reply "channel" of a request that came on the owner's pair (a channel name is a caller's UUID). */
+const OWNER = '\0owner';
 const replyChannels = new Map<string, BroadcastChannel>();
 const openAbort = new AbortController();
 
@@ -65,6 +70,8 @@ let pid: number | undefined;
 let lastFailure: WorkerFailure | undefined;
 let cleanup: WorkerCleanup | undefined;
 let current: { rid: string; abort: AbortController } | undefined;
+/** The controller of the running call's signal (`runCall`). */
+let callAbort = new AbortController();
 let closing: Promise<CloseOutcome> | undefined;
 let closeAttempts = 0;
 /** Close requests waiting for the cleanup, by request id (a caller that gave up cancels its own). */
@@ -90,6 +97,10 @@ function status(): WorkerStatus {
 
 function reply(channel: string, message: Reply): void {
   if (channel === '') return;
+  if (channel === OWNER) {
+    ownerPort?.postMessage(message);
+    return;
+  }
   let out = replyChannels.get(channel);
   if (out === undefined) {
     if (replyChannels.size >= MAX_REPLY_CHANNELS) {
@@ -121,7 +132,13 @@ function refuse(request: Request, kind: ErrorKind, why: string): void {
 
 requests.onmessage = (event: unknown) => {
   const message = (event as { data?: unknown }).data;
-  if (!isRequest(message)) return;
+  if (isRequest(message)) onRequest(message);
+};
+ownerPort?.on('message', (message: unknown) => {
+  if (isRequest(message)) onRequest(message.reply === '' ? message : { ...message, reply: OWNER });
+});
+
+function onRequest(message: Request): void {
   switch (message.op) {
     case 'status':
       reply(message.reply, { t: 'ok', rid: message.rid, value: status() });
@@ -141,7 +158,7 @@ requests.onmessage = (event: unknown) => {
       void runCall(message);
       return;
   }
-};
+}
 
 async function runCall(request: Request): Promise<void> {
   if (Date.now() - request.sentAt > ACCEPT_WINDOW_MS) {
@@ -159,7 +176,10 @@ async function runCall(request: Request): Promise<void> {
   if (current !== undefined) {
     return refuse(request, 'busy', 'another request is running (one at a time, no queue); nothing was sent');
   }
-  const abort = new AbortController();
+  // One call runs at a time, so its controller is reused until a cancel aborts it (a fresh signal per
+  // call cost several µs on every call).
+  if (callAbort.signal.aborted) callAbort = new AbortController();
+  const abort = callAbort;
   current = { rid: request.rid, abort };
   const budget = request.timeoutMs ?? defaultBudget();
   // The ack goes out only if the answer is not there first: a fast call costs one message each way.
@@ -266,6 +286,7 @@ function finish(): void {
   announce.postMessage({ t: 'gone', id: data.id, final });
   announce.close();
   requests.close();
+  ownerPort?.close();
   for (const channel of replyChannels.values()) channel.close();
   replyChannels.clear();
   post({ t: 'cleaned' });
@@ -295,5 +316,6 @@ try {
   lastFailure = failureOf(errorData);
   post({ t: 'open-failed', error: errorData });
   requests.close();
+  ownerPort?.close();
   port?.close?.();
 }

@@ -2,7 +2,7 @@
  * The id works from any context of the process: the main thread, two other worker threads (each with its
  * own copy of the module) and `node:vm` contexts (which call the functions the host gives them, with
  * objects of their own realm). A server that keeps state shows that state on the third call from a third
- * context.
+ * context. The opener's own calls take its private MessagePort pair, every other caller the broadcast.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -10,7 +10,7 @@ import vm from 'node:vm';
 import { BroadcastChannel } from 'node:worker_threads';
 import { isMcpError } from '../../src/errors/index.js';
 import { callTool, close, open, status } from '../../src/worker/index.js';
-import { ANNOUNCE } from '../../src/worker/protocol.js';
+import { ANNOUNCE, requestsChannel } from '../../src/worker/protocol.js';
 import { CallerThread, nodeServer, runningRequest, STATE_SERVER } from './helpers.js';
 
 /** Resolves once the end of `id` is announced to this thread (and one turn later, as every listener heard it). */
@@ -69,6 +69,23 @@ describe('one worker, many contexts', () => {
     assert.notEqual(s.threadId, a.threadId);
     assert.notEqual(s.threadId, b.threadId);
     assert.equal(countOf(await b.run({ op: 'callTool', id, name: 'increment' })), 4);
+  });
+
+  test("the opener's calls take its private pair; another thread's take the broadcast", async () => {
+    // A listener on the worker's broadcast channel in this thread hears what any other copy posts there.
+    const heard: unknown[] = [];
+    const tap = new BroadcastChannel(requestsChannel(id));
+    tap.onmessage = (event) => heard.push((event as { data?: { op?: unknown } }).data?.op);
+    try {
+      await callTool(id, 'args', { from: 'opener' });
+      await a.run({ op: 'callTool', id, name: 'args', args: { from: 'a' } });
+      // The other thread's request was broadcast after the opener's call ended: once it is heard here,
+      // anything the opener broadcast would have been heard first.
+      while (heard.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(heard, ['callTool']);
+    } finally {
+      tap.close();
+    }
   });
 
   test('busy holds across threads: a call from another thread while one runs is not_sent', async () => {
