@@ -86,7 +86,11 @@ export async function open(config: ServerConfig, options: OpenOptions = {}): Pro
   const start = threadEntry();
   let worker: Worker;
   try {
-    worker = new Worker(start.entry, { eval: start.eval, workerData: threadData, transferList: [pair.port2] });
+    worker = new Worker(start.entry, {
+      eval: start.eval,
+      workerData: threadData,
+      transferList: [pair.port2],
+    });
   } catch (error) {
     pair.port1.close();
     throw error;
