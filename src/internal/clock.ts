@@ -1,7 +1,7 @@
 /**
  * The one time source of the code that reasons about time it does not itself wait out: token expiry, the
  * refresh before it, the device login's poll interval and deadline. The default is the system's; a test
- * hands in its own (the `@internal` `clock` option) and moves it, instead of sleeping until a token expires.
+ * hands in its own (the internal `clock` option) and moves it, instead of sleeping until a token expires.
  */
 
 export interface Clock {

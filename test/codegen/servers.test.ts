@@ -157,7 +157,7 @@ export function typeOnly(fs: Tools): void {
   test('--out is refused on other commands; types takes no positional argument', () => {
     const other = cli(on.bin, ['tools', '--out', 'x.ts', '--', process.execPath, FILESYSTEM, files], project);
     assert.equal(other.code, 2, shown(other));
-    assert.match(other.stderr, /--out is an option of types/);
+    assert.match(other.stderr, /--out is an option of skill and types/);
     const extra = cli(on.bin, ['types', 'extra', '--', process.execPath, FILESYSTEM, files], project);
     assert.equal(extra.code, 2, shown(extra));
   });
