@@ -3,14 +3,12 @@
  * `readSkill`, and the seam handed to the extension — the client's `request` with the caller's options
  * applied, and the same bounded pager as tools, resources and prompts (`fetchAllPages`).
  */
-import {
-  listSkills as listAllSkills,
-  type ReadSkillResult,
-  readSkill as readOneSkill,
-  type Skill,
-  type SkillList,
-  type SkillReadBounds,
-  type SkillsSeam,
+import type {
+  ReadSkillResult,
+  Skill,
+  SkillList,
+  SkillReadBounds,
+  SkillsSeam,
 } from '../extensions/skills/index.js';
 import type { CallOptions } from './call-options.js';
 import type { ListOptions } from './resource-types.js';
@@ -47,8 +45,12 @@ function seamOf(client: SkillsClient, options: ListOptions): SkillsSeam {
   };
 }
 
-export function listSkills(client: SkillsClient, options: ListOptions = {}): Promise<SkillList> {
-  return listAllSkills(seamOf(client, options));
+/** The skills module, loaded on first use: most clients never read a skill, and its code is not small. */
+const skillsModule = () => import('../extensions/skills/index.js');
+
+export async function listSkills(client: SkillsClient, options: ListOptions = {}): Promise<SkillList> {
+  const seam = seamOf(client, options);
+  return (await skillsModule()).listSkills(seam);
 }
 
 export function readSkill(
@@ -60,5 +62,6 @@ export function readSkill(
   const bounds: SkillReadBounds = { dir };
   if (maxFiles !== undefined) bounds.maxFiles = maxFiles;
   if (maxBytes !== undefined) bounds.maxBytes = maxBytes;
-  return readOneSkill(seamOf(client, listOptions), ref, bounds);
+  const seam = seamOf(client, listOptions);
+  return skillsModule().then((skills) => skills.readSkill(seam, ref, bounds));
 }

@@ -4,7 +4,7 @@
  * manager is registered (read otel-api.ts). Read docs/tracing.md.
  */
 import { contextManagerRegistered, loadOtelApi } from './otel-api.js';
-import { type RequestFacts, type RequestTrace, startRequestSpan } from './request-span.js';
+import type { RequestFacts, RequestTrace } from './request-span.js';
 
 export type { RequestFacts, RequestTrace } from './request-span.js';
 
@@ -15,5 +15,8 @@ export type { RequestFacts, RequestTrace } from './request-span.js';
  */
 export function traceRequest(facts: RequestFacts): Promise<RequestTrace | undefined> | undefined {
   if (!contextManagerRegistered()) return undefined;
-  return loadOtelApi().then((api) => (api === undefined ? undefined : startRequestSpan(api, facts)));
+  // The span code is loaded with the API, only in a process that set OpenTelemetry up.
+  return loadOtelApi().then(async (api) =>
+    api === undefined ? undefined : (await import('./request-span.js')).startRequestSpan(api, facts),
+  );
 }

@@ -4,7 +4,6 @@
  * that may create a task — and follows it to the final `CallToolResult` (`follow.ts`).
  */
 import type { Extension } from '../extension.js';
-import { followTask } from './follow.js';
 
 export type { TaskUpdate } from './follow.js';
 
@@ -20,6 +19,7 @@ export function tasksExtension(): Extension {
     id: TASKS_EXTENSION,
     settings: Object.freeze({}),
     claims: (method, resultType) => resultType === 'task' && TASK_METHODS.has(method),
-    follow: (claimed, port) => followTask(claimed, port),
+    // The follower is loaded when a server first answers with a task, not with the client.
+    follow: (claimed, port) => import('./follow.js').then(({ followTask }) => followTask(claimed, port)),
   };
 }
