@@ -55,9 +55,19 @@ export function parseReply(reply: Reply, id: number): unknown {
   return message.result;
 }
 
-async function connectHttp(target: Extract<Target, { transport: 'http' }>): Promise<BenchConnection> {
-  const url = new URL(target.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+/** One POST of `body` with `headers`; the floors differ only in how they send it. */
+export type Post = (headers: Record<string, string>, body: string) => Promise<Reply>;
+
+/**
+ * The MCP exchange both floors run over their own `post`: at 2025 `initialize` (session id kept) and
+ * `notifications/initialized`, at 2026 nothing; then one `tools/call` POST per call with what the revision
+ * requires.
+ */
+export async function connectOver(
+  target: Extract<Target, { transport: 'http' }>,
+  post: Post,
+  close: () => Promise<void> | void,
+): Promise<BenchConnection> {
   const base: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
@@ -69,8 +79,6 @@ async function connectHttp(target: Extract<Target, { transport: 'http' }>): Prom
   } else {
     const id = ++nextId;
     const init = await post(
-      agent,
-      url,
       base,
       JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: INITIALIZE_PARAMS }),
     );
@@ -78,7 +86,7 @@ async function connectHttp(target: Extract<Target, { transport: 'http' }>): Prom
     const session = init.headers['mcp-session-id'];
     if (typeof session === 'string') base['mcp-session-id'] = session;
     base['mcp-protocol-version'] = '2025-11-25';
-    await post(agent, url, base, '{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    await post(base, '{"jsonrpc":"2.0","method":"notifications/initialized"}');
   }
   const meta = modern ? modernMeta() : undefined;
   return {
@@ -86,18 +94,23 @@ async function connectHttp(target: Extract<Target, { transport: 'http' }>): Prom
       const id = ++nextId;
       const params = meta ? { name, arguments: args, _meta: meta } : { name, arguments: args };
       const headers = modern ? { ...base, 'mcp-method': 'tools/call', 'mcp-name': name } : base;
-      const reply = await post(
-        agent,
-        url,
-        headers,
-        JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }),
-      );
+      const reply = await post(headers, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }));
       return parseReply(reply, id);
     },
     async close() {
-      agent.destroy();
+      await close();
     },
   };
+}
+
+function connectHttp(target: Extract<Target, { transport: 'http' }>): Promise<BenchConnection> {
+  const url = new URL(target.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  return connectOver(
+    target,
+    (headers, body) => post(agent, url, headers, body),
+    () => agent.destroy(),
+  );
 }
 
 /** The raw node:http floor client. */
