@@ -2,8 +2,9 @@
  * Opens the connection a normalized config names. The one place that maps a config to a transport: the
  * client asks for a connection and reads its traits. A stdio config's `envFrom` is resolved here, just
  * before the spawn, by the resolver the caller hands in (so neither this nor the transport reads
- * settings). The HTTP transport (and undici) is loaded only when an HTTP server is first used, so
- * importing the library stays cheap.
+ * settings). Each transport is loaded only when a server of its kind is first used (the HTTP one with
+ * undici when asked for; the stdio one with node:child_process), so importing the library stays cheap and a
+ * process that only speaks HTTP never loads the process-spawning code, nor a stdio-only one the HTTP code.
  */
 import type { Dispatcher } from 'undici';
 import { type EnvFromResolver, type NormalizedConfig, secretValues } from '../config/index.js';
@@ -11,7 +12,6 @@ import { McpError } from '../errors/index.js';
 import { registerSecrets, type SecretRegistration } from '../internal/known-secrets.js';
 import type { Authorizer } from '../transport/authorizer.js';
 import type { Connection } from '../transport/connection.js';
-import { StdioConnection } from '../transport/stdio/index.js';
 
 /** Code and shared resources a transport may take besides the plain-data config. */
 export interface TransportExtras {
@@ -51,6 +51,7 @@ async function open(
     }
     const { envFrom, ...stdio } = config.stdio;
     const ids = { connectionId: extras.connectionId, secrets };
+    const { StdioConnection } = await import('../transport/stdio/index.js');
     if (envFrom === undefined) return new StdioConnection(stdio, ids);
     // Resolved now, just before the spawn, and never kept in the config.
     const resolved = await extras.resolveEnvFrom(envFrom);

@@ -7,17 +7,11 @@
  * The file is the caller's: nothing here removes it. Measuring stops at the budget, so a result within it
  * costs O(its size) and one over it O(budget) to measure; only the file is written in O(size).
  */
-import { randomBytes } from 'node:crypto';
 import { resultCharsOf } from '../config/checks.js';
 import { McpError } from '../errors/index.js';
 import { jsonSizeWithin } from '../internal/json-size.js';
 import { jsonText } from '../internal/json-text.js';
-import {
-  ensurePrivateDir,
-  freshPrivateDir,
-  PrivateFileError,
-  writePrivateFile,
-} from '../internal/private-files.js';
+import { nodeCrypto } from '../internal/lazy-builtins.js';
 import { cutResult } from './result-cut.js';
 import { withoutRepeats } from './result-repeats.js';
 import type { CallToolResult, Tool } from './types.js';
@@ -60,6 +54,10 @@ let spillDir: Promise<string> | undefined;
 
 /** Writes the whole result's JSON to a fresh private file; resolves with its path. */
 async function spill(text: string): Promise<string> {
+  // Loaded when a result first goes over its budget: fs/promises, os and crypto are not needed before.
+  const { ensurePrivateDir, freshPrivateDir, PrivateFileError, writePrivateFile } = await import(
+    '../internal/private-files.js'
+  );
   spillDir ??= freshPrivateDir('autos-mcp-results-').catch((error: unknown) => {
     spillDir = undefined;
     throw error;
@@ -67,7 +65,11 @@ async function spill(text: string): Promise<string> {
   try {
     // Checked (and made again, 0700) on every write: the caller may have removed it meanwhile.
     const dir = await ensurePrivateDir(await spillDir);
-    return await writePrivateFile(dir, `result-${Date.now()}-${randomBytes(6).toString('hex')}.json`, text);
+    return await writePrivateFile(
+      dir,
+      `result-${Date.now()}-${nodeCrypto().randomBytes(6).toString('hex')}.json`,
+      text,
+    );
   } catch (error) {
     if (!(error instanceof PrivateFileError)) throw error;
     // The tool ran (its result is here): `delivered`, so no one retries a call that may have acted.

@@ -10,9 +10,9 @@
  *   present (`title`, `description`, `inputSchema`, `outputSchema`, `annotations`); the list digest is that
  *   of the object of tool name → whole digest.
  */
-import { createHash } from 'node:crypto';
 import { TOOL_PARTS, type ToolPart } from '../config/tool-policy.js';
 import { McpError } from '../errors/index.js';
+import { nodeCrypto } from '../internal/lazy-builtins.js';
 import type { ToolDigest } from './types.js';
 
 /** Deepest nesting digested; a deeper definition cannot be pinned (and is left out of a listing). */
@@ -56,7 +56,7 @@ function canonical(value: unknown, depth: number): string | undefined {
 }
 
 function sha256(text: string): string {
-  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+  return `sha256:${nodeCrypto().createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
 
 /**

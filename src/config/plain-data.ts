@@ -11,7 +11,7 @@
  * plain name is shown only up to its first unusual character (an env name `TOKEN=abc` would otherwise
  * carry a value). A key whose value is `undefined` means "not set" and is left out.
  */
-import { types } from 'node:util';
+import { isProxy } from 'node:util/types';
 
 /** The outcome of `snapshotPlainData`: a plain copy, or the first reason the value is not plain data. */
 export type PlainDataSnapshot =
@@ -90,7 +90,7 @@ export function snapshotPlainData(
         return fail(`${at} is a ${typeof item}, ${NOT_PLAIN}`);
     }
     const object = item as object;
-    if (types.isProxy(object)) return fail(`${at} is a Proxy, ${NOT_PLAIN}`);
+    if (isProxy(object)) return fail(`${at} is a Proxy, ${NOT_PLAIN}`);
     if (seen.has(object)) return fail(`${at} is a circular reference`);
     seen.add(object);
     try {

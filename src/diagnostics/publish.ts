@@ -6,8 +6,8 @@
  * Runtimes without `diagnostics_channel.channel` (none known; Bun and Deno have it) get inert channels.
  */
 import * as dc from 'node:diagnostics_channel';
-import { formatWithOptions } from 'node:util';
 import { isMcpError } from '../errors/index.js';
+import { nodeUtil } from '../internal/lazy-builtins.js';
 import { redact } from '../internal/redact.js';
 import {
   type ConnectionCloseEvent,
@@ -297,7 +297,7 @@ export function debugNote(connectionId: string | undefined, text: string): void 
 
 /** `util.format`-style {@link debugNote} without a connection id, formatted only when the log is on. */
 export function debugLog(format: string, ...args: unknown[]): void {
-  if (debugEnabled) forward({ text: formatWithOptions({ depth: 2 }, format, ...args) }, NOTE);
+  if (debugEnabled) forward({ text: nodeUtil().formatWithOptions({ depth: 2 }, format, ...args) }, NOTE);
 }
 
 /** Whether the debug log's module is loaded: `'off'` (never, the log is off), `'loading'`, `'on'`. */
