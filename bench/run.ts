@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { AUTOS_DIST, autos, autosAvailable } from './clients/autos.js';
+import { AUTOS_DIST, autos, autosAvailable, autosUndici } from './clients/autos.js';
 import { raw } from './clients/raw.js';
 import { rawUndici } from './clients/raw-undici.js';
 import { sdkV1 } from './clients/sdk-v1.js';
@@ -66,14 +66,15 @@ const clients: BenchClient[] = [raw];
 if (autosAvailable()) clients.push(autos);
 else skipped.push(`autos-mcp: ${AUTOS_DIST.pathname} is missing (run \`npm run build\`)`);
 clients.push(sdkV2, sdkV1);
-// The second HTTP floor runs in the latency group only (it has no stdio side and nothing to add elsewhere).
-const names = [...clients.map((c) => c.name), rawUndici.name];
+// The second HTTP floor, and autos-mcp on an undici Pool, run in the latency group only (HTTP, per call).
+const latencyOnly = autosAvailable() ? [rawUndici, autosUndici] : [rawUndici];
+const names = [...clients.map((c) => c.name), ...latencyOnly.map((c) => c.name)];
 
 const started = Date.now();
 const sections: Section[] = [];
 if (selected('latency')) {
   sections.push(
-    await runLatency([...clients, rawUndici], {
+    await runLatency([...clients, ...latencyOnly], {
       rounds: quick ? 3 : 10,
       stdioCalls: quick ? 50 : 400,
       httpCalls: quick ? 30 : 150,
