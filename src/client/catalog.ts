@@ -4,6 +4,7 @@
  * stores a list here, a `tools/list_changed` notification invalidates it, calls read it. The list a
  * pinned call is checked against is the last one stored, until a notification invalidates it.
  */
+import { defineLazy } from '../internal/lazy-property.js';
 import type { HeaderParam } from '../protocol/tool-headers.js';
 import type { ListedTools } from './tool-pins.js';
 import { isFresh } from './tools.js';
@@ -21,14 +22,15 @@ export class ToolCatalog {
     this.#headerParams = checked.headerParams;
     this.#excluded = new Map(checked.excluded.map((e) => [e.name, e]));
     this.#known = new Map([...checked.tools, ...checked.appOnly].map((t) => [t.name, t]));
-    const list: ToolList = {
+    const list = {
       tools: checked.tools,
       appOnly: checked.appOnly,
       excluded: checked.excluded,
       digests: checked.digests,
-      listDigest: checked.listDigest,
       fromCache: false,
-    };
+    } as ToolList;
+    // Read from `checked` on first use only: it is computed then (tool-pins.ts).
+    defineLazy(list, 'listDigest', () => checked.listDigest);
     if (typeof last['ttlMs'] === 'number') list.ttlMs = last['ttlMs'];
     if (last['cacheScope'] === 'public' || last['cacheScope'] === 'private')
       list.cacheScope = last['cacheScope'];
@@ -40,7 +42,10 @@ export class ToolCatalog {
   fresh(now: number): ToolList | undefined {
     const cached = this.#cached;
     if (cached === undefined || !isFresh(cached.list, cached.receivedAt, now)) return undefined;
-    return { ...cached.list, fromCache: true };
+    // A copy that keeps `listDigest` uncomputed until read (a spread would compute it now).
+    const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(cached.list)) as ToolList;
+    copy.fromCache = true;
+    return copy;
   }
 
   /** The server said its tools changed: the cached list is stale (definitions stay known for calls). */

@@ -83,6 +83,27 @@ export function toolDigest(tool: { readonly name: string; readonly [key: string]
   return { digest: sha256(`{${members.join(',')}}`), parts };
 }
 
+/**
+ * Throws what `toolDigest(tool)` would throw for a definition nested deeper than `MAX_DIGEST_DEPTH`,
+ * without building its canonical text or hashing it (so a listing can leave the digests to first read).
+ */
+export function checkDigestDepth(tool: { readonly [key: string]: unknown }): void {
+  for (const part of TOOL_PARTS) checkDepth(tool[part], 1);
+}
+
+/** Mirrors `canonical`'s depth rule: an object or array at `depth` ≥ the limit throws. */
+function checkDepth(value: unknown, depth: number): void {
+  if (value === null || typeof value !== 'object') return;
+  if (depth >= MAX_DIGEST_DEPTH)
+    throw new McpError('config', `a tool definition is nested deeper than ${MAX_DIGEST_DEPTH} levels`);
+  if (Array.isArray(value)) {
+    for (const item of value) checkDepth(item, depth + 1);
+    return;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) checkDepth(object[key], depth + 1);
+}
+
 /** The digest of a list: of the object of tool name → whole digest (order-independent). */
 export function listDigest(digests: Readonly<Record<string, ToolDigest>>): string {
   const byName: Record<string, string> = {};

@@ -6,11 +6,16 @@
  * rug pull would want a model to read. An app-only tool (MCP Apps: `_meta.ui.visibility` without
  * `"model"`, see protocol/apps-ui.ts) that passes the filter and its pin goes to `appOnly`: callable, but
  * in no model-facing list, since every such list is built from `tools`.
+ *
+ * Digests are computed when a pin needs them; otherwise on first read of `digests[name]` or `listDigest`
+ * (hashing every definition loads node:crypto and costs per tool, and most listings never read them: a
+ * CLI `call` lists only to check the name and coerce arguments).
  */
 import type { NormalizedCommon } from '../config/index.js';
 import { TOOL_PARTS, type ToolPart, type ToolPin } from '../config/tool-policy.js';
+import { defineLazy } from '../internal/lazy-property.js';
 import { isAppOnly } from '../protocol/apps-ui.js';
-import { listDigest, toolDigest } from './tool-digest.js';
+import { checkDigestDepth, listDigest, toolDigest } from './tool-digest.js';
 import { filterReason } from './tool-filter.js';
 import type { CheckedTools } from './tools.js';
 import type { ExcludedTool, Tool, ToolDigest, ToolDrift } from './types.js';
@@ -62,15 +67,16 @@ export function applyToolPolicy(checked: CheckedTools, policy: Policy): ListedTo
       excluded.push({ name: tool.name, reason: filtered });
       continue;
     }
-    let digest: ToolDigest;
+    const pin = pinOf(policy, tool.name);
+    let digest: ToolDigest | undefined;
     try {
-      digest = toolDigest(tool);
+      if (pin === undefined) checkDigestDepth(tool);
+      else digest = toolDigest(tool);
     } catch {
       excluded.push({ name: tool.name, reason: 'the definition is nested too deeply to digest' });
       continue;
     }
-    const pin = pinOf(policy, tool.name);
-    const changed = pin === undefined ? undefined : driftOf(pin, digest);
+    const changed = pin === undefined || digest === undefined ? undefined : driftOf(pin, digest);
     if (changed !== undefined) {
       const drift: ToolDrift = { changed, missing: false };
       excluded.push({ name: tool.name, reason: driftReason(drift), drift });
@@ -80,12 +86,14 @@ export function applyToolPolicy(checked: CheckedTools, policy: Policy): ListedTo
       appOnly.push(tool);
       continue;
     }
-    Object.defineProperty(digests, tool.name, {
-      value: digest,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    if (digest === undefined) defineLazy(digests, tool.name, () => toolDigest(tool));
+    else
+      Object.defineProperty(digests, tool.name, {
+        value: digest,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     tools.push(tool);
   }
   for (const name of Object.keys(policy.pins ?? {})) {
@@ -95,5 +103,7 @@ export function applyToolPolicy(checked: CheckedTools, policy: Policy): ListedTo
   }
   const callable = new Set([...tools, ...appOnly].map((t) => t.name));
   const headerParams = new Map([...checked.headerParams].filter(([name]) => callable.has(name)));
-  return { tools, appOnly, excluded, headerParams, digests, listDigest: listDigest(digests) };
+  const listed = { tools, appOnly, excluded, headerParams, digests } as ListedTools;
+  defineLazy(listed, 'listDigest', () => listDigest(digests));
+  return listed;
 }

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { formatToolList } from '../../src/cli/tool-help.js';
-import { canonicalJson, MAX_DIGEST_DEPTH } from '../../src/client/tool-digest.js';
+import { canonicalJson, checkDigestDepth, MAX_DIGEST_DEPTH } from '../../src/client/tool-digest.js';
 import { normalizeConfig } from '../../src/config/index.js';
 import {
   type AnyMcpError,
@@ -155,6 +155,36 @@ describe('toolDigest', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  test('the depth check a listing makes (digests left to first read) refuses exactly what toolDigest refuses', () => {
+    const outcomes = new Set<boolean>();
+    for (let depth = MAX_DIGEST_DEPTH - 4; depth <= MAX_DIGEST_DEPTH + 2; depth++) {
+      for (const wrap of [(v: unknown) => ({ items: v }), (v: unknown) => [v]]) {
+        let value: unknown = { type: 'string' };
+        for (let i = 0; i < depth; i++) value = wrap(value);
+        const tool = { name: 't', inputSchema: { type: 'object', x: value } } as Tool;
+        const digestThrows = (() => {
+          try {
+            toolDigest(tool);
+            return false;
+          } catch {
+            return true;
+          }
+        })();
+        const checkThrows = (() => {
+          try {
+            checkDigestDepth(tool);
+            return false;
+          } catch {
+            return true;
+          }
+        })();
+        assert.equal(checkThrows, digestThrows, `depth ${depth}`);
+        outcomes.add(digestThrows);
+      }
+    }
+    assert.equal(outcomes.size, 2, 'the depths tried cross the limit');
   });
 
   test(`a definition nested deeper than ${MAX_DIGEST_DEPTH} levels is refused, and left out of a listing`, async () => {
