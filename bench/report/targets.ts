@@ -83,12 +83,9 @@ export function assessTargets(report: BenchReport): TargetVerdict[] {
     ratioTarget('stdio p50 ≤ 1.3× raw', stdioP50, vsRaw, 1.3),
     ratioTarget('HTTP p50 ≤ 1.15× raw node:http (hand-written server)', handWritten, vsRaw, 1.15),
     ratioTarget('HTTP p50 ≤ 1.15× raw undici (hand-written server)', handWritten, vsUndici, 1.15),
-    ratioTarget(
-      'stdio and HTTP p50 ≤ 0.3× SDK v2 (hand-written server)',
-      [...stdioP50, ...handWritten],
-      vsSdk,
-      0.3,
-    ),
+    // The Benchmarks issue asked ≤ 0.5× SDK v2 of both transports; issue 26 asked ≤ 0.3× of HTTP.
+    ratioTarget('stdio p50 ≤ 0.5× SDK v2', stdioP50, vsSdk, 0.5),
+    ratioTarget('HTTP p50 ≤ 0.3× SDK v2 (hand-written server)', handWritten, vsSdk, 0.3),
     ratioTarget(
       '64 MiB result ≤ 1.2× raw',
       rows(report, (l) => l.startsWith('64 MiB')),

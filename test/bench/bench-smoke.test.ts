@@ -182,7 +182,8 @@ describe('reports', () => {
     );
     const byName = new Map(verdicts.map((v) => [v.target, v.met]));
     assert.equal(byName.get('stdio p50 ≤ 1.3× raw'), true);
-    assert.equal(byName.get('stdio and HTTP p50 ≤ 0.3× SDK v2 (hand-written server)'), true);
+    assert.equal(byName.get('stdio p50 ≤ 0.5× SDK v2'), true);
+    assert.equal(byName.get('HTTP p50 ≤ 0.3× SDK v2 (hand-written server)'), true);
     assert.equal(byName.get('HTTP p50 ≤ 1.15× raw node:http (hand-written server)'), true);
     assert.equal(byName.get('HTTP p50 ≤ 1.15× raw undici (hand-written server)'), false);
     assert.equal(byName.get('runtime install ≤ 3 MB'), false);
