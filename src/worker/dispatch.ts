@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Progress } from '../client/call-options.js';
 import { arm, type Waiting } from '../client/pending.js';
 import { type ErrorKind, errorFromData, McpError } from '../errors/index.js';
+import { restoreLargeText } from './large-text.js';
 import { ACK_WINDOW_MS, type Operation, type Reply, type Request } from './protocol.js';
 import { getRouter, type Routed, type Router } from './registry.js';
 import type { WorkerStatus } from './status.js';
@@ -152,7 +153,9 @@ class WorkerRequest implements Routed, Waiting {
         }
         return;
       case 'ok':
-        this.#settle({ value: reply.value });
+        this.#settle({
+          value: reply.texts === undefined ? reply.value : restoreLargeText(reply.value, reply.texts),
+        });
         // A clean close: this thread knows at once that the id is gone (the announcement may come later).
         if (this.#spec.op === 'close') this.#router.markGone(this.id, reply.value as WorkerStatus);
         return;

@@ -14,6 +14,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { Progress } from '../client/call-options.js';
 import type { ServerConfig } from '../config/server-config.js';
 import type { McpErrorData } from '../errors/index.js';
+import type { LiftedText } from './large-text.js';
 import type { WorkerStatus } from './status.js';
 
 const PREFIX = 'autos-mcp/worker/v1/';
@@ -102,7 +103,8 @@ export type Reply =
   /** The request was accepted and runs now; `budgetMs` is its whole budget (`null`: no deadline). */
   | { readonly t: 'ack'; readonly rid: string; readonly budgetMs: number | null }
   | { readonly t: 'progress'; readonly rid: string; readonly progress: Progress }
-  | { readonly t: 'ok'; readonly rid: string; readonly value: unknown }
+  /** `texts`: the value's large texts, as transferred bytes (owner's pair only; `large-text.ts`). */
+  | { readonly t: 'ok'; readonly rid: string; readonly value: unknown; readonly texts?: LiftedText[] }
   | { readonly t: 'err'; readonly rid: string; readonly error: McpErrorData };
 
 /** An announcement on `ANNOUNCE`. */

@@ -12,6 +12,7 @@ import type { CallOptions } from '../client/call-options.js';
 import type { Client, CloseReport } from '../client/client.js';
 import { type ErrorKind, isMcpError, McpError, type McpErrorData } from '../errors/index.js';
 import { endProcessGroup } from '../transport/stdio/index.js';
+import { liftLargeText } from './large-text.js';
 import { perform } from './operations.js';
 import {
   ACCEPT_WINDOW_MS,
@@ -69,7 +70,12 @@ let client: Client | undefined;
 let pid: number | undefined;
 let lastFailure: WorkerFailure | undefined;
 let cleanup: WorkerCleanup | undefined;
-let current: { rid: string; abort: AbortController } | undefined;
+/** The running call: its id, where its replies go, when it started, its budget, whether it was acknowledged. */
+let current:
+  | { rid: string; abort: AbortController; to: string; at: number; budget: number; acked: boolean }
+  | undefined;
+/** The acknowledgement timer (`ackLater`): one at a time, left to run out rather than made per call. */
+let ackTimer: NodeJS.Timeout | undefined;
 /** The controller of the running call's signal (`runCall`). */
 let callAbort = new AbortController();
 let closing: Promise<CloseOutcome> | undefined;
@@ -101,6 +107,17 @@ function reply(channel: string, message: Reply): void {
     ownerPort?.postMessage(message);
     return;
   }
+  broadcast(channel, message);
+}
+
+/** An answer: on the owner's pair, its large texts are transferred as bytes instead of cloned. */
+function answer(channel: string, rid: string, value: unknown): void {
+  const lifted = channel === OWNER ? liftLargeText(value) : undefined;
+  if (lifted === undefined) reply(channel, { t: 'ok', rid, value });
+  else ownerPort?.postMessage({ t: 'ok', rid, value: lifted.value, texts: lifted.texts }, lifted.transfer);
+}
+
+function broadcast(channel: string, message: Reply): void {
   let out = replyChannels.get(channel);
   if (out === undefined) {
     if (replyChannels.size >= MAX_REPLY_CHANNELS) {
@@ -125,88 +142,112 @@ function toData(error: unknown, what: string): McpErrorData {
   }).toJSON();
 }
 
-function refuse(request: Request, kind: ErrorKind, why: string): void {
+function refuse(request: Request, to: string, kind: ErrorKind, why: string): void {
   const error = new McpError(kind, `${request.op} on ${name}: ${why}`, { delivery: 'not_sent' });
-  reply(request.reply, { t: 'err', rid: request.rid, error: error.toJSON() });
+  reply(to, { t: 'err', rid: request.rid, error: error.toJSON() });
 }
 
 requests.onmessage = (event: unknown) => {
   const message = (event as { data?: unknown }).data;
-  if (isRequest(message)) onRequest(message);
+  if (isRequest(message)) onRequest(message, message.reply);
 };
 ownerPort?.on('message', (message: unknown) => {
-  if (isRequest(message)) onRequest(message.reply === '' ? message : { ...message, reply: OWNER });
+  if (isRequest(message)) onRequest(message, message.reply === '' ? '' : OWNER);
 });
 
-function onRequest(message: Request): void {
+/** One request; `to` is where its replies go (a caller's channel name, `OWNER`, or '' for none). */
+function onRequest(message: Request, to: string): void {
   switch (message.op) {
     case 'status':
-      reply(message.reply, { t: 'ok', rid: message.rid, value: status() });
+      reply(to, { t: 'ok', rid: message.rid, value: status() });
       return;
     case 'cancel': {
       const hit = current !== undefined && current.rid === message.target;
       if (hit) current?.abort.abort();
       // A caller that gave up on its close: nobody waits for that answer any more.
       if (message.target !== undefined) closeWaiters.delete(message.target);
-      reply(message.reply, { t: 'ok', rid: message.rid, value: hit });
+      reply(to, { t: 'ok', rid: message.rid, value: hit });
       return;
     }
     case 'close':
-      void runClose(message);
+      void runClose(message, to);
       return;
     default:
-      void runCall(message);
+      void runCall(message, to);
       return;
   }
 }
 
-async function runCall(request: Request): Promise<void> {
-  if (Date.now() - request.sentAt > ACCEPT_WINDOW_MS) {
+async function runCall(request: Request, to: string): Promise<void> {
+  const now = Date.now();
+  if (now - request.sentAt > ACCEPT_WINDOW_MS) {
     return refuse(
       request,
+      to,
       'busy',
       'the worker thread read the request too late to accept it; nothing was sent',
     );
   }
-  if (closing !== undefined || state === 'closed') return refuse(request, 'closed', 'the worker is closing');
+  if (closing !== undefined || state === 'closed')
+    return refuse(request, to, 'closed', 'the worker is closing');
   if (state === 'failed' || client === undefined) {
     const why = lastFailure ? `${lastFailure.kind}: ${lastFailure.message}` : 'not connected';
-    return refuse(request, 'closed', `the worker failed (${why}); open a new one`);
+    return refuse(request, to, 'closed', `the worker failed (${why}); open a new one`);
   }
   if (current !== undefined) {
-    return refuse(request, 'busy', 'another request is running (one at a time, no queue); nothing was sent');
+    return refuse(
+      request,
+      to,
+      'busy',
+      'another request is running (one at a time, no queue); nothing was sent',
+    );
   }
   // One call runs at a time, so its controller is reused until a cancel aborts it (a fresh signal per
   // call cost several µs on every call).
   if (callAbort.signal.aborted) callAbort = new AbortController();
   const abort = callAbort;
-  current = { rid: request.rid, abort };
   const budget = request.timeoutMs ?? defaultBudget();
+  current = { rid: request.rid, abort, to, at: now, budget, acked: false };
   // The ack goes out only if the answer is not there first: a fast call costs one message each way.
-  const ack = setTimeout(() => {
-    reply(request.reply, { t: 'ack', rid: request.rid, budgetMs: Number.isFinite(budget) ? budget : null });
-  }, ACK_DELAY_MS);
-  const left = Math.max(1, budget - (Date.now() - request.sentAt));
+  if (ackTimer === undefined) ackTimer = setTimeout(ackLater, ACK_DELAY_MS).unref();
+  const left = Math.max(1, budget - (now - request.sentAt));
   const options: CallOptions = { timeoutMs: left, maxTotalTimeoutMs: left, signal: abort.signal };
   if (request.progress) {
     options.onProgress = (progress) =>
-      reply(request.reply, { t: 'progress', rid: request.rid, progress: { ...progress } });
+      reply(to, { t: 'progress', rid: request.rid, progress: { ...progress } });
   }
   try {
     const value = await perform(client, request, options);
-    clearTimeout(ack);
     current = undefined;
-    reply(request.reply, { t: 'ok', rid: request.rid, value });
+    answer(to, request.rid, value);
   } catch (error) {
-    clearTimeout(ack);
     current = undefined;
     const errorData = toData(error, request.op);
     if (FATAL.has(errorData.kind) && closing === undefined) {
       state = 'failed';
       lastFailure = failureOf(errorData);
     }
-    reply(request.reply, { t: 'err', rid: request.rid, error: errorData });
+    reply(to, { t: 'err', rid: request.rid, error: errorData });
   }
+}
+
+/**
+ * Acknowledges the running call once it has run `ACK_DELAY_MS`. One timer serves every call: it is not
+ * cleared when a call ends (a fast call then costs no timer at all) and, when it finds a younger call
+ * running, waits for the rest of that call's delay.
+ */
+function ackLater(): void {
+  ackTimer = undefined;
+  const call = current;
+  if (call === undefined || call.acked) return;
+  const age = Date.now() - call.at;
+  if (age < ACK_DELAY_MS) {
+    ackTimer = setTimeout(ackLater, ACK_DELAY_MS - age).unref();
+    return;
+  }
+  call.acked = true;
+  const budgetMs = Number.isFinite(call.budget) ? call.budget : null;
+  reply(call.to, { t: 'ack', rid: call.rid, budgetMs });
 }
 
 function defaultBudget(): number {
@@ -214,14 +255,14 @@ function defaultBudget(): number {
   return typeof configured === 'number' ? configured : DEFAULT_CALL_BUDGET_MS;
 }
 
-async function runClose(request: Request): Promise<void> {
+async function runClose(request: Request, to: string): Promise<void> {
   const budget = request.timeoutMs ?? DEFAULT_CLOSE_BUDGET_MS;
-  reply(request.reply, { t: 'ack', rid: request.rid, budgetMs: Number.isFinite(budget) ? budget : null });
+  reply(to, { t: 'ack', rid: request.rid, budgetMs: Number.isFinite(budget) ? budget : null });
   if (state === 'closed') {
-    reply(request.reply, { t: 'ok', rid: request.rid, value: status() });
+    reply(to, { t: 'ok', rid: request.rid, value: status() });
     return;
   }
-  closeWaiters.set(request.rid, request.reply);
+  closeWaiters.set(request.rid, to);
   // The attempt already running answers every waiter, this one too.
   if (closing !== undefined) return;
   closing = attemptClose();

@@ -155,6 +155,35 @@ describe('2026-07-28 specifics over stdio', () => {
       await client.close();
     }
   });
+  test("an MRTR handler's signal aborts when the call's signal does", async () => {
+    const caller = new AbortController();
+    let handlerSaw = false;
+    const client = await connect(
+      {
+        command: process.execPath,
+        args: [path.join(ROOT, 'test/fixtures/modern-server.mjs')],
+        protocolVersion: '2026-07-28',
+      },
+      {
+        onElicitation: (_request, context) =>
+          new Promise((resolve) => {
+            context.signal.addEventListener('abort', () => {
+              handlerSaw = true;
+              resolve({ action: 'cancel' });
+            });
+            caller.abort();
+          }),
+      },
+    );
+    try {
+      await assert.rejects(client.callTool('confirm', { what: 'x' }, { signal: caller.signal }), {
+        kind: 'cancelled',
+      });
+      assert.equal(handlerSaw, true, "want the handler's signal aborted with the call's");
+    } finally {
+      await client.close();
+    }
+  });
   test('listTools({ cache: true }) answers from a list still fresh per ttlMs; nothing is cached unless asked', async () => {
     await withClient(
       {
