@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
 import { openaiChatTools } from '../../src/agents/index.js';
-import { type Client, connect, type ServerConfig, textOf, uiResourceUri } from '../../src/index.js';
+import { type Client, connect, textOf, uiResourceUri } from '../../src/index.js';
 import { APP_ONLY_REASON } from '../../src/protocol/apps-ui.js';
 import { runMain } from '../cli/in-process.js';
 import { ROOT } from './helpers.js';
-import { type RunningServer, startServer } from './http-servers.js';
+import { type FixtureTarget, fixtureTarget } from './http-servers.js';
 
 const FIXTURE = 'test/fixtures/ext-apps-server.mjs';
 const RESOURCE = 'ui://get-time/mcp-app.html';
@@ -27,27 +27,17 @@ interface ToolsJson {
 
 for (const transport of ['stdio', 'http'] as const) {
   describe(`an ext-apps server over ${transport}`, () => {
-    let http: RunningServer | undefined;
-    let config: ServerConfig;
+    let target: FixtureTarget;
     before(async () => {
-      if (transport === 'http') {
-        http = await startServer(
-          FIXTURE,
-          ['--http', '0'],
-          (line) => line.match(/listening (http:\/\/\S+)/)?.[1],
-        );
-        config = { url: http.url };
-      } else config = { command: process.execPath, args: [path.join(ROOT, FIXTURE)] };
+      target = await fixtureTarget(FIXTURE, transport);
     });
-    after(async () => {
-      await http?.stop();
-    });
+    after(() => target.stop());
 
     for (const revision of ['2025-11-25', '2026-07-28'] as const) {
       describe(revision, () => {
         let client: Client;
         before(async () => {
-          client = await connect({ ...config, protocolVersion: revision });
+          client = await connect({ ...target.config, protocolVersion: revision });
         });
         after(async () => {
           await client.close();
@@ -79,11 +69,9 @@ for (const transport of ['stdio', 'http'] as const) {
         });
 
         it('tools --json: the app-only tool under excluded, with the reason and its resourceUri', async () => {
-          const target =
-            transport === 'http'
-              ? [String((config as { url: string }).url)]
-              : ['--', process.execPath, path.join(ROOT, FIXTURE)];
-          const run = await runMain(['tools', '--json', '--protocol', revision, ...target]);
+          const { config } = target;
+          const words = 'url' in config ? [config.url] : ['--', config.command, ...config.args];
+          const run = await runMain(['tools', '--json', '--protocol', revision, ...words]);
           assert.equal(run.code, 0, run.stderr);
           const json = JSON.parse(run.stdout) as ToolsJson;
           assert.deepEqual(json.tools.map((t) => t.name).sort(), ['get-time', 'old-time']);

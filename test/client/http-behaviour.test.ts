@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { clearEraCache } from '../../src/client/lifecycle.js';
@@ -13,7 +12,7 @@ import { type CallToolResult, isMcpError, withClient } from '../../src/index.js'
 import { listenLocal, readBody } from '../helpers/http-server.js';
 import { waitFor } from '../helpers/wait.js';
 import { ROOT, textOf } from './helpers.js';
-import { type RunningServer, startServer } from './http-servers.js';
+import { freePort, type RunningServer, startServer } from './http-servers.js';
 
 interface Seen {
   method: string;
@@ -262,13 +261,6 @@ describe('2026 tool headers kept current over HTTP', () => {
     assert.equal(seen.filter((s) => s.method === 'tools/list').length, 2);
   });
 });
-
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  const port = Number((await listenLocal(probe)).port);
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 
 describe('@modelcontextprotocol/server-everything over Streamable HTTP (2025 only)', () => {
   let server: RunningServer;

@@ -6,13 +6,12 @@
  * v2 server that rejects 2025 traffic (-32022, over HTTP and stdio) or a server without `initialize`.
  */
 import assert from 'node:assert/strict';
-import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { UnsupportedProtocolVersionError } from '../../src/errors/index.js';
 import { type CallToolResult, isMcpError, type ServerConfig, withClient } from '../../src/index.js';
 import { ROOT, textOf } from './helpers.js';
-import { type RunningServer, startServer } from './http-servers.js';
+import { freePort, type RunningServer, startServer } from './http-servers.js';
 
 const ONE_ERA = path.join(ROOT, 'test/fixtures/one-era-server.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -42,14 +41,6 @@ function assertPinRefused(error: unknown, pinned: string, other: string) {
     error.message,
   );
   assert.match(error.message, /--protocol on the command line/);
-}
-
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 describe('pinned to 2026-07-28, a 2025-only server over Streamable HTTP', () => {

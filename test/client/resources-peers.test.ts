@@ -5,47 +5,32 @@
  * the hostile fixtures are in resources.test.ts.
  */
 import assert from 'node:assert/strict';
-import { createServer as createNetServer } from 'node:net';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Client, connect, McpError, type ServerConfig, session } from '../../src/index.js';
-import { ROOT } from './helpers.js';
-import { type RunningServer, startServer } from './http-servers.js';
+import { type Client, connect, McpError, session } from '../../src/index.js';
+import {
+  type FixtureTarget,
+  fixtureTarget,
+  freePort,
+  type RunningServer,
+  startServer,
+} from './http-servers.js';
 
 const FIXTURE = 'test/fixtures/sdk-v2-server.mjs';
 const REVISIONS = ['2025-11-25', '2026-07-28'] as const;
 
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 for (const transport of ['stdio', 'http'] as const) {
   describe(`resources and prompts on the official SDK v2 server over ${transport}`, () => {
-    let http: RunningServer | undefined;
-    let config: ServerConfig;
+    let target: FixtureTarget;
     before(async () => {
-      if (transport === 'http') {
-        http = await startServer(
-          FIXTURE,
-          ['--http', '0'],
-          (line) => line.match(/listening (http:\/\/\S+)/)?.[1],
-        );
-        config = { url: http.url };
-      } else config = { command: process.execPath, args: [path.join(ROOT, FIXTURE)] };
+      target = await fixtureTarget(FIXTURE, transport);
     });
-    after(async () => {
-      await http?.stop();
-    });
+    after(() => target.stop());
 
     for (const revision of REVISIONS) {
       describe(revision, () => {
         let client: Client;
         before(async () => {
-          client = await connect({ ...config, protocolVersion: revision });
+          client = await connect({ ...target.config, protocolVersion: revision });
         });
         after(async () => {
           await client.close();
@@ -127,7 +112,7 @@ for (const transport of ['stdio', 'http'] as const) {
         });
 
         it('a Session does the same through connect-on-first-use', async () => {
-          const lazy = session({ ...config, protocolVersion: revision });
+          const lazy = session({ ...target.config, protocolVersion: revision });
           try {
             assert.equal((await lazy.readResource('note://items/x')).contents[0]?.uri, 'note://items/x');
             assert.equal((await lazy.listPrompts()).prompts[0]?.name, 'greet');

@@ -5,7 +5,6 @@
  * the message a request sends is the same with OpenTelemetry set up and no span active.
  */
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { context, createTraceState, propagation, ROOT_CONTEXT, type Span, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -15,9 +14,8 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { type Client, connect, type ServerConfig } from '../../src/index.js';
-import { ROOT } from '../client/helpers.js';
-import { type RunningServer, startServer } from '../client/http-servers.js';
+import { type Client, connect } from '../../src/index.js';
+import { type FixtureTarget, fixtureTarget } from '../client/http-servers.js';
 import { scriptedPair } from '../helpers/memory-server.js';
 
 const FIXTURE = 'test/fixtures/sdk-v2-server.mjs';
@@ -102,27 +100,17 @@ describe('without a span, a request is sent as it is without OpenTelemetry', () 
 
 for (const transport of ['stdio', 'http'] as const) {
   describe(`trace context over ${transport}, on the official SDK v2 server`, () => {
-    let http: RunningServer | undefined;
-    let config: ServerConfig;
+    let target: FixtureTarget;
     before(async () => {
-      if (transport === 'http') {
-        http = await startServer(
-          FIXTURE,
-          ['--http', '0'],
-          (line) => line.match(/listening (http:\/\/\S+)/)?.[1],
-        );
-        config = { url: http.url };
-      } else config = { command: process.execPath, args: [path.join(ROOT, FIXTURE)] };
+      target = await fixtureTarget(FIXTURE, transport);
     });
-    after(async () => {
-      await http?.stop();
-    });
+    after(() => target.stop());
 
     for (const revision of REVISIONS) {
       describe(revision, () => {
         let client: Client;
         before(async () => {
-          client = await connect({ ...config, protocolVersion: revision });
+          client = await connect({ ...target.config, protocolVersion: revision });
         });
         after(async () => {
           await client.close();
