@@ -158,28 +158,22 @@ describe('toolDigest', () => {
   });
 
   test('the depth check a listing makes (digests left to first read) refuses exactly what toolDigest refuses', () => {
+    const throws = (run: () => unknown): boolean => {
+      try {
+        run();
+        return false;
+      } catch {
+        return true;
+      }
+    };
     const outcomes = new Set<boolean>();
     for (let depth = MAX_DIGEST_DEPTH - 4; depth <= MAX_DIGEST_DEPTH + 2; depth++) {
       for (const wrap of [(v: unknown) => ({ items: v }), (v: unknown) => [v]]) {
         let value: unknown = { type: 'string' };
         for (let i = 0; i < depth; i++) value = wrap(value);
         const tool = { name: 't', inputSchema: { type: 'object', x: value } } as Tool;
-        const digestThrows = (() => {
-          try {
-            toolDigest(tool);
-            return false;
-          } catch {
-            return true;
-          }
-        })();
-        const checkThrows = (() => {
-          try {
-            checkDigestDepth(tool);
-            return false;
-          } catch {
-            return true;
-          }
-        })();
+        const digestThrows = throws(() => toolDigest(tool));
+        const checkThrows = throws(() => checkDigestDepth(tool));
         assert.equal(checkThrows, digestThrows, `depth ${depth}`);
         outcomes.add(digestThrows);
       }
